@@ -1,0 +1,137 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** Repository root, so relative paths mean the same whichever workspace npm started us from. */
+export const REPO_ROOT = path.resolve(here, "../../../..");
+
+/** Secrets that have shipped in public Whaticket deployments: never accepted. */
+const KNOWN_WEAK_SECRETS = new Set(["mysecret", "myanothersecret", "secret", "changeme", "jwt_secret", ""]);
+const MIN_SECRET_LENGTH = 32;
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default("0.0.0.0"),
+  DATA_DIR: z.string().optional(),
+  DATABASE_URL: z.string().url().optional(),
+  PUBLIC_URL: z.string().url().optional(),
+  JWT_SECRET: z.string().optional(),
+  JWT_REFRESH_SECRET: z.string().optional(),
+  ADMIN_EMAIL: z.string().email().optional(),
+  ADMIN_PASSWORD: z.string().min(8).optional(),
+  /** Failed logins allowed per email+IP in 15 minutes before 429 (ASVS 6.3.1). */
+  LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  /** Sign-ups allowed per IP per hour. */
+  SIGNUP_RATE_LIMIT: z.coerce.number().int().positive().default(20),
+  DEFAULT_TIME_ZONE: z.string().default("America/Sao_Paulo"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
+  WEB_DIST: z.string().optional(),
+});
+
+export interface Config {
+  env: "development" | "production" | "test";
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  publicUrl?: string;
+  jwtSecret: string;
+  jwtRefreshSecret: string;
+  adminEmail?: string;
+  adminPassword?: string;
+  loginRateLimit: number;
+  signupRateLimit: number;
+  defaultTimeZone: string;
+  logLevel: string;
+  webDist: string;
+  /** argon2id cost: OWASP's minimum in production, cheap in tests. */
+  argon2: { memoryCost: number; timeCost: number; parallelism: number };
+  /** Whether the embedded admin login was generated (and so is printed at start). */
+  generatedAdmin?: { email: string; password: string };
+}
+
+export class ConfigError extends Error {}
+
+function checkSecret(name: string, value: string | undefined): string {
+  if (!value) throw new ConfigError(`${name} is required in production (at least ${MIN_SECRET_LENGTH} random characters).`);
+  if (value.length < MIN_SECRET_LENGTH || KNOWN_WEAK_SECRETS.has(value.toLowerCase()))
+    throw new ConfigError(`${name} is too weak: use at least ${MIN_SECRET_LENGTH} random characters.`);
+  return value;
+}
+
+interface StoredSecrets {
+  jwtSecret: string;
+  jwtRefreshSecret: string;
+  adminEmail?: string;
+  adminPassword?: string;
+}
+
+/** Embedded mode keeps generated secrets in DATA_DIR so sessions survive restarts. */
+function loadOrCreateStoredSecrets(dataDir: string): StoredSecrets {
+  const file = path.join(dataDir, "secrets.json");
+  if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8")) as StoredSecrets;
+  mkdirSync(dataDir, { recursive: true });
+  const secrets: StoredSecrets = {
+    jwtSecret: randomBytes(48).toString("base64url"),
+    jwtRefreshSecret: randomBytes(48).toString("base64url"),
+    adminEmail: "admin@balcao.local",
+    adminPassword: randomBytes(9).toString("base64url"),
+  };
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}
+
+/** Reads and validates every setting once, at boot. Throws ConfigError with a readable reason. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new ConfigError(`Invalid setting ${first?.path.join(".")}: ${first?.message}`);
+  }
+  const e = parsed.data;
+  const baseDir = source.INIT_CWD && !e.DATA_DIR ? source.INIT_CWD : process.cwd();
+  const dataDir = path.resolve(baseDir, e.DATA_DIR ?? "data");
+  const production = e.NODE_ENV === "production";
+
+  let jwtSecret = e.JWT_SECRET;
+  let jwtRefreshSecret = e.JWT_REFRESH_SECRET;
+  let generatedAdmin: Config["generatedAdmin"];
+  if (production) {
+    jwtSecret = checkSecret("JWT_SECRET", jwtSecret);
+    jwtRefreshSecret = checkSecret("JWT_REFRESH_SECRET", jwtRefreshSecret);
+    if (jwtSecret === jwtRefreshSecret) throw new ConfigError("JWT_SECRET and JWT_REFRESH_SECRET must differ.");
+  } else if (!jwtSecret || !jwtRefreshSecret) {
+    const stored = loadOrCreateStoredSecrets(dataDir);
+    jwtSecret ??= stored.jwtSecret;
+    jwtRefreshSecret ??= stored.jwtRefreshSecret;
+    if (!e.ADMIN_EMAIL && stored.adminEmail && stored.adminPassword)
+      generatedAdmin = { email: stored.adminEmail, password: stored.adminPassword };
+  }
+
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    publicUrl: e.PUBLIC_URL,
+    jwtSecret: jwtSecret!,
+    jwtRefreshSecret: jwtRefreshSecret!,
+    adminEmail: e.ADMIN_EMAIL ?? generatedAdmin?.email,
+    adminPassword: e.ADMIN_PASSWORD ?? generatedAdmin?.password,
+    generatedAdmin,
+    loginRateLimit: e.LOGIN_RATE_LIMIT,
+    signupRateLimit: e.SIGNUP_RATE_LIMIT,
+    defaultTimeZone: e.DEFAULT_TIME_ZONE,
+    logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === "test" ? "silent" : "info"),
+    webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : path.join(REPO_ROOT, "packages/web/dist"),
+    argon2:
+      e.NODE_ENV === "test"
+        ? { memoryCost: 1024, timeCost: 1, parallelism: 1 }
+        : { memoryCost: 19_456, timeCost: 2, parallelism: 1 },
+  };
+}

@@ -1,0 +1,66 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  uniqueIndex,
+  varchar,
+  type AnyPgColumn,
+} from "drizzle-orm/pg-core";
+import { connections } from "./connections";
+import { contacts } from "./contacts";
+import { companies, timestamps } from "./core";
+import { tickets } from "./tickets";
+
+/** Keyed by our own id; the provider's id is only unique within its connection (reference keyed on it globally). */
+export const messages = pgTable(
+  "messages",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    ticketId: integer("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
+    contactId: integer("contact_id").references(() => contacts.id, { onDelete: "set null" }),
+    connectionId: integer("connection_id").references(() => connections.id, { onDelete: "set null" }),
+    /** WhatsApp key id / wamid; null until an outbound message is accepted by the provider. */
+    providerMessageId: varchar("provider_message_id", { length: 128 }),
+    /** Client-supplied key for POST /messages and the send API, so a retried request sends once. */
+    idempotencyKey: varchar("idempotency_key", { length: 100 }),
+    remoteJid: varchar("remote_jid", { length: 100 }),
+    /** Sender inside a group. */
+    participant: varchar("participant", { length: 100 }),
+    body: text("body").notNull().default(""),
+    fromMe: boolean("from_me").notNull().default(false),
+    mediaType: varchar("media_type", { length: 30 }).notNull().default("chat"),
+    mediaUrl: varchar("media_url", { length: 500 }),
+    mediaPath: varchar("media_path", { length: 500 }),
+    mediaName: varchar("media_name", { length: 255 }),
+    mimeType: varchar("mime_type", { length: 100 }),
+    quotedMsgId: integer("quoted_msg_id").references((): AnyPgColumn => messages.id, { onDelete: "set null" }),
+    read: boolean("read").notNull().default(false),
+    /** 0 pending, 1 sent, 2 delivered, 3 read, 4/5 played. */
+    ack: integer("ack").notNull().default(0),
+    isDeleted: boolean("is_deleted").notNull().default(false),
+    isEdited: boolean("is_edited").notNull().default(false),
+    /** Outbound delivery: pending | sent | failed. */
+    status: varchar("status", { length: 10 }).notNull().default("sent"),
+    /** Raw provider payload, server-side only. */
+    dataJson: jsonb("data_json"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("messages_company_connection_provider_id_uq").on(t.companyId, t.connectionId, t.providerMessageId),
+    uniqueIndex("messages_company_idempotency_key_uq").on(t.companyId, t.idempotencyKey),
+    index("messages_company_ticket_created_idx").on(t.companyId, t.ticketId, t.createdAt, t.id),
+    index("messages_company_contact_created_idx").on(t.companyId, t.contactId, t.createdAt, t.id),
+    // Without it every deleted message would scan the table to null its quotes.
+    index("messages_quoted_msg_idx").on(t.quotedMsgId).where(sql`${t.quotedMsgId} is not null`),
+  ],
+);

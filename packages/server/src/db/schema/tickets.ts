@@ -1,0 +1,116 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  varchar,
+} from "drizzle-orm/pg-core";
+import { connections } from "./connections";
+import { contacts } from "./contacts";
+import { companies, queues, timestamps, users } from "./core";
+import { queueOptions } from "./queueOptions";
+
+export const tickets = pgTable(
+  "tickets",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    /** Public id used in /tickets/{uuid}. */
+    uuid: uuid("uuid").notNull().defaultRandom(),
+    /** pending | open | closed */
+    status: varchar("status", { length: 10 }).notNull().default("pending"),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    queueId: integer("queue_id").references(() => queues.id, { onDelete: "set null" }),
+    connectionId: integer("connection_id").references(() => connections.id, { onDelete: "set null" }),
+    contactId: integer("contact_id")
+      .notNull()
+      .references(() => contacts.id, { onDelete: "cascade" }),
+    isGroup: boolean("is_group").notNull().default(false),
+    /** True while the queue/option menu bot is talking to the customer. */
+    chatbot: boolean("chatbot").notNull().default(false),
+    queueOptionId: integer("queue_option_id").references(() => queueOptions.id, { onDelete: "set null" }),
+    code: varchar("code", { length: 50 }),
+    lastMessage: text("last_message").notNull().default(""),
+    unreadMessages: integer("unread_messages").notNull().default(0),
+    lastMessageAt: timestamp("last_message_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("tickets_uuid_uq").on(t.uuid),
+    // Keyset pagination of the ticket list (updated_at desc, id desc) per tab/filter.
+    index("tickets_company_status_updated_idx").on(t.companyId, t.status, t.updatedAt, t.id),
+    index("tickets_company_queue_status_updated_idx").on(t.companyId, t.queueId, t.status, t.updatedAt, t.id),
+    index("tickets_company_user_status_updated_idx").on(t.companyId, t.userId, t.status, t.updatedAt, t.id),
+    index("tickets_company_contact_connection_status_idx").on(t.companyId, t.contactId, t.connectionId, t.status),
+    // ERR_OTHER_OPEN_TICKET as a constraint: concurrent inbound messages cannot open two live tickets.
+    uniqueIndex("tickets_company_contact_connection_active_uq")
+      .on(t.companyId, t.contactId, t.connectionId)
+      .where(sql`${t.status} <> 'closed'`),
+  ],
+);
+
+/** One row per attendance cycle (accepted → closed); the dashboard and ratings read only this. */
+export const attendanceCycles = pgTable(
+  "attendance_cycles",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    ticketId: integer("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
+    connectionId: integer("connection_id").references(() => connections.id, { onDelete: "set null" }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    queueId: integer("queue_id").references(() => queues.id, { onDelete: "set null" }),
+    queuedAt: timestamp("queued_at", { withTimezone: true }),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    ratingAt: timestamp("rating_at", { withTimezone: true }),
+    chatbotAt: timestamp("chatbot_at", { withTimezone: true }),
+    rated: boolean("rated").notNull().default(false),
+    rating: integer("rating"),
+    ...timestamps,
+  },
+  (t) => [
+    check("attendance_cycles_rating_ck", sql`${t.rating} between 1 and 3`),
+    index("attendance_cycles_company_finished_idx").on(t.companyId, t.finishedAt),
+    index("attendance_cycles_company_ticket_idx").on(t.companyId, t.ticketId),
+    // The cycle in progress is found-or-created; at most one per ticket.
+    uniqueIndex("attendance_cycles_company_ticket_open_uq")
+      .on(t.companyId, t.ticketId)
+      .where(sql`${t.finishedAt} is null`),
+  ],
+);
+
+export const ticketNotes = pgTable(
+  "ticket_notes",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    note: text("note").notNull(),
+    ticketId: integer("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
+    contactId: integer("contact_id")
+      .notNull()
+      .references(() => contacts.id, { onDelete: "cascade" }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    ...timestamps,
+  },
+  (t) => [
+    index("ticket_notes_company_ticket_created_idx").on(t.companyId, t.ticketId, t.createdAt, t.id),
+    index("ticket_notes_company_contact_created_idx").on(t.companyId, t.contactId, t.createdAt, t.id),
+  ],
+);

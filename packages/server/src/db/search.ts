@@ -1,0 +1,27 @@
+import { sql, type SQL, type AnyColumn } from "drizzle-orm";
+
+const ACCENTED = "áàâãäåéèêëíìîïóòôõöúùûüçñýÿ";
+const PLAIN = "aaaaaaeeeeiiiiooooouuuucnyy";
+
+/** Lower-cases and strips accents the same way `foldColumn` does in SQL. */
+export function foldText(value: string): string {
+  let out = "";
+  for (const ch of value.toLowerCase()) {
+    const i = ACCENTED.indexOf(ch);
+    out += i >= 0 ? PLAIN[i] : ch;
+  }
+  return out;
+}
+
+/**
+ * Case- and accent-insensitive form of a column. Uses translate() rather than the unaccent extension,
+ * which needs superuser rights to install and is not in every PGlite build.
+ */
+export function foldColumn(column: AnyColumn | SQL): SQL {
+  return sql`translate(lower(${column}), ${ACCENTED}, ${PLAIN})`;
+}
+
+/** `%term%` for LIKE with the user's wildcards escaped. */
+export function containsPattern(term: string): string {
+  return `%${foldText(term).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

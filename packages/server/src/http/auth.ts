@@ -1,0 +1,38 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { isAdmin, isSuper } from "@balcao/shared";
+import type { Actor, AuthService } from "../modules/auth/service";
+import { forbidden } from "./errors";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    actor: Actor | null;
+  }
+}
+
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const [scheme, token] = header.split(" ");
+  return scheme?.toLowerCase() === "bearer" && token ? token : undefined;
+}
+
+/** preHandler that loads `request.actor` or fails with 401/402/403 per docs/api.md. */
+export function authenticate(auth: AuthService) {
+  return async (request: FastifyRequest, _reply: FastifyReply) => {
+    request.actor = await auth.authenticate(bearerToken(request));
+  };
+}
+
+/** The authenticated actor; routes behind `authenticate` always have one. */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actor) throw new Error("route is missing the authenticate preHandler");
+  return request.actor;
+}
+
+export function requireAdmin(actor: Actor): void {
+  if (!isAdmin(actor)) throw forbidden();
+}
+
+export function requireSuper(actor: Actor): void {
+  if (!isSuper(actor)) throw forbidden();
+}

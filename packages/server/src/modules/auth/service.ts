@@ -1,0 +1,176 @@
+import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
+import { REFRESH_TOKEN_TTL_SECONDS, todayIn, type AuthResponse } from "@balcao/shared";
+import type { AppContext } from "../../context";
+import { companies, refreshSessions, users } from "../../db/schema";
+import { AppError } from "../../http/errors";
+import { RateLimiter } from "../../http/rateLimit";
+import { presentUser } from "../users/presenter";
+import { TokenService } from "./tokens";
+
+/** The authenticated caller, loaded fresh on every request so role changes and revocations apply at once. */
+export interface Actor {
+  id: number;
+  companyId: number;
+  profile: "admin" | "user";
+  super: boolean;
+  sid: string;
+  name: string;
+  email: string;
+}
+
+const FIFTEEN_MINUTES = 15 * 60 * 1000;
+/** Two tabs refreshing with the same cookie at once is normal, not theft. */
+const ROTATION_GRACE_MS = 10_000;
+
+export interface LoginResult extends AuthResponse {
+  refreshToken: string;
+}
+
+type CompanyRow = typeof companies.$inferSelect;
+
+export class AuthService {
+  private readonly perAccount: RateLimiter;
+  private readonly perIp: RateLimiter;
+
+  constructor(private readonly ctx: AppContext) {
+    this.perAccount = new RateLimiter(ctx.config.loginRateLimit, FIFTEEN_MINUTES);
+    this.perIp = new RateLimiter(ctx.config.loginRateLimit * 5, FIFTEEN_MINUTES);
+  }
+
+  /** 402 once the due date has passed in the company's time zone; super users are never locked out. */
+  assertSubscriptionActive(company: Pick<CompanyRow, "dueDate" | "timeZone" | "status">, isSuper: boolean): void {
+    if (isSuper) return;
+    const today = todayIn(company.timeZone || this.ctx.config.defaultTimeZone);
+    if (!company.status || (company.dueDate && company.dueDate < today))
+      throw new AppError("ERR_SUBSCRIPTION_EXPIRED", 402, company.dueDate ? { dueDate: company.dueDate } : undefined);
+  }
+
+  async login(email: string, password: string, client: { ip: string; userAgent: string }): Promise<LoginResult> {
+    const accountKey = `${client.ip}|${email}`;
+    this.perAccount.check(accountKey);
+    this.perIp.check(client.ip);
+    const { db } = this.ctx.database;
+    const [found] = await db
+      .select({ user: users, company: companies })
+      .from(users)
+      .innerJoin(companies, eq(companies.id, users.companyId))
+      .where(eq(users.email, email))
+      .limit(1);
+    const valid = found ? await this.ctx.passwords.verify(found.user.passwordHash, password) : (await this.ctx.passwords.verifyDummy(password), false);
+    if (!found || !valid) {
+      this.perAccount.hit(accountKey);
+      this.perIp.hit(client.ip);
+      throw new AppError("ERR_INVALID_CREDENTIALS", 401);
+    }
+    this.perAccount.reset(accountKey);
+    const { user, company } = found;
+    this.assertSubscriptionActive(company, user.super);
+
+    const refresh = this.ctx.tokens.newRefreshToken();
+    const revoked = await db.transaction(async (tx) => {
+      // One active login per user (spec §4): the older devices are logged out.
+      const ended = await tx
+        .update(refreshSessions)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(refreshSessions.userId, user.id), isNull(refreshSessions.revokedAt)))
+        .returning({ id: refreshSessions.id });
+      await tx.insert(refreshSessions).values({
+        id: refresh.sid,
+        companyId: user.companyId,
+        userId: user.id,
+        tokenHash: refresh.hash,
+        userAgent: client.userAgent.slice(0, 300),
+        ip: client.ip.slice(0, 64),
+        expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_SECONDS * 1000),
+      });
+      await tx.update(users).set({ online: true, lastSeenAt: new Date() }).where(eq(users.id, user.id));
+      return ended.map((s) => s.id);
+    });
+    if (revoked.length > 0) {
+      this.ctx.events.publish({
+        type: "auth.anotherLogin",
+        companyId: user.companyId,
+        userId: user.id,
+        payload: { action: "update", user: { id: user.id, email: user.email, companyId: user.companyId }, sessionId: refresh.sid },
+        revokedSessionIds: revoked,
+      });
+    }
+    const token = await this.ctx.tokens.signAccess({ id: user.id, companyId: user.companyId, profile: user.profile, super: user.super, sid: refresh.sid });
+    return { token, refreshToken: refresh.token, user: await presentUser(db, user) };
+  }
+
+  /** Rotates the refresh token. A token that was already rotated away (outside the grace) revokes the session. */
+  async refresh(presented: string | undefined): Promise<LoginResult> {
+    const sid = presented ? TokenService.sessionIdOf(presented) : null;
+    if (!presented || !sid) throw new AppError("ERR_SESSION_EXPIRED", 401);
+    const { db } = this.ctx.database;
+    const [found] = await db
+      .select({ session: refreshSessions, user: users, company: companies })
+      .from(refreshSessions)
+      .innerJoin(users, eq(users.id, refreshSessions.userId))
+      .innerJoin(companies, eq(companies.id, users.companyId))
+      .where(and(eq(refreshSessions.id, sid), isNull(refreshSessions.revokedAt), gt(refreshSessions.expiresAt, new Date())))
+      .limit(1);
+    if (!found) throw new AppError("ERR_SESSION_EXPIRED", 401);
+    const hash = this.ctx.tokens.hashRefresh(presented);
+    const { session, user, company } = found;
+    const current = TokenService.sameHash(session.tokenHash, hash);
+    const justRotated = TokenService.sameHash(session.previousTokenHash, hash) && Date.now() - session.updatedAt.getTime() < ROTATION_GRACE_MS;
+    if (!current && !justRotated) {
+      await db.update(refreshSessions).set({ revokedAt: new Date() }).where(eq(refreshSessions.id, sid));
+      throw new AppError("ERR_SESSION_EXPIRED", 401);
+    }
+    this.assertSubscriptionActive(company, user.super);
+    const next = this.ctx.tokens.newRefreshToken(sid);
+    await db
+      .update(refreshSessions)
+      .set({ tokenHash: next.hash, previousTokenHash: session.tokenHash, updatedAt: new Date() })
+      .where(eq(refreshSessions.id, sid));
+    const token = await this.ctx.tokens.signAccess({ id: user.id, companyId: user.companyId, profile: user.profile, super: user.super, sid });
+    return { token, refreshToken: next.token, user: await presentUser(db, user) };
+  }
+
+  async logout(sid: string): Promise<void> {
+    const { db } = this.ctx.database;
+    const [ended] = await db
+      .update(refreshSessions)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(refreshSessions.id, sid), isNull(refreshSessions.revokedAt)))
+      .returning({ userId: refreshSessions.userId });
+    if (ended) await db.update(users).set({ online: false }).where(eq(users.id, ended.userId));
+  }
+
+  /** Verifies a bearer token and its session in one indexed query; see docs/api.md for the statuses. */
+  async authenticate(token: string | undefined): Promise<Actor> {
+    if (!token) throw new AppError("ERR_SESSION_EXPIRED", 401);
+    const claims = await this.ctx.tokens.verifyAccess(token);
+    const { db } = this.ctx.database;
+    const [found] = await db
+      .select({ user: users, company: companies })
+      .from(refreshSessions)
+      .innerJoin(users, eq(users.id, refreshSessions.userId))
+      .innerJoin(companies, eq(companies.id, users.companyId))
+      .where(and(eq(refreshSessions.id, claims.sid), eq(refreshSessions.userId, claims.id), isNull(refreshSessions.revokedAt)))
+      .limit(1);
+    if (!found) throw new AppError("ERR_SESSION_EXPIRED", 401);
+    const { user, company } = found;
+    this.assertSubscriptionActive(company, user.super);
+    return {
+      id: user.id,
+      companyId: user.companyId,
+      profile: user.profile === "admin" ? "admin" : "user",
+      super: user.super,
+      sid: claims.sid,
+      name: user.name,
+      email: user.email,
+    };
+  }
+
+  /** Ends every session of a user (deleted user, password change by an admin). */
+  async revokeAllSessions(userId: number, exceptSid?: string): Promise<void> {
+    const { db } = this.ctx.database;
+    const conditions = [eq(refreshSessions.userId, userId), isNull(refreshSessions.revokedAt)];
+    if (exceptSid) conditions.push(ne(refreshSessions.id, exceptSid));
+    await db.update(refreshSessions).set({ revokedAt: sql`now()` }).where(and(...conditions));
+  }
+}

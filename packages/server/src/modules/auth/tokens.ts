@@ -1,0 +1,63 @@
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import { ACCESS_TOKEN_TTL_SECONDS, type AccessClaims } from "@balcao/shared";
+import { AppError } from "../../http/errors";
+
+const ISSUER = "balcao";
+const AUDIENCE = "balcao-api";
+
+export class TokenService {
+  private readonly accessKey: Uint8Array;
+
+  constructor(
+    accessSecret: string,
+    private readonly refreshSecret: string,
+  ) {
+    this.accessKey = new TextEncoder().encode(accessSecret);
+  }
+
+  signAccess(claims: AccessClaims): Promise<string> {
+    return new SignJWT({ ...claims })
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setSubject(String(claims.id))
+      .setIssuedAt()
+      .setExpirationTime(`${ACCESS_TOKEN_TTL_SECONDS}s`)
+      .sign(this.accessKey);
+  }
+
+  /** 403 ERR_TOKEN_EXPIRED when only the expiry failed (the client refreshes); 401 for anything else. */
+  async verifyAccess(token: string): Promise<AccessClaims> {
+    try {
+      const { payload } = await jwtVerify(token, this.accessKey, { algorithms: ["HS256"], issuer: ISSUER, audience: AUDIENCE });
+      const { id, companyId, profile, sid } = payload as Record<string, unknown>;
+      if (typeof id !== "number" || typeof companyId !== "number" || typeof sid !== "string" || typeof profile !== "string")
+        throw new AppError("ERR_SESSION_EXPIRED", 401);
+      return { id, companyId, profile, sid, super: payload.super === true };
+    } catch (err) {
+      if (err instanceof joseErrors.JWTExpired) throw new AppError("ERR_TOKEN_EXPIRED", 403);
+      throw new AppError("ERR_SESSION_EXPIRED", 401);
+    }
+  }
+
+  /** A new opaque refresh token for session `sid`: `<sid>.<random>`; only its HMAC is stored. */
+  newRefreshToken(sid: string = randomUUID()): { sid: string; token: string; hash: string } {
+    const token = `${sid}.${randomBytes(32).toString("base64url")}`;
+    return { sid, token, hash: this.hashRefresh(token) };
+  }
+
+  hashRefresh(token: string): string {
+    return createHmac("sha256", this.refreshSecret).update(token).digest("base64url");
+  }
+
+  static sessionIdOf(token: string): string | null {
+    const sid = token.split(".")[0] ?? "";
+    return /^[0-9a-f-]{36}$/.test(sid) ? sid : null;
+  }
+
+  static sameHash(a: string | null | undefined, b: string): boolean {
+    if (!a || a.length !== b.length) return false;
+    return timingSafeEqual(Buffer.from(a), Buffer.from(b));
+  }
+}

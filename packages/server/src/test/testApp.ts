@@ -1,0 +1,70 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { inject } from "vitest";
+import { buildApp, type App } from "../app";
+import { loadConfig, type Config } from "../config/env";
+import { createContext, type AppContext } from "../context";
+import { openDatabase, type Database } from "../db/client";
+import { withDatabase } from "./globalSetup";
+
+/** A private database for one test file: a copy of the migrated template (PGlite or PostgreSQL). */
+async function openTestDatabase(): Promise<{ database: Database; drop(): Promise<void> }> {
+  const url = inject("postgresUrl");
+  const template = inject("postgresTemplate");
+  if (url && template) {
+    const name = `balcao_t_${process.pid}_${randomBytes(4).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+    const database = await openDatabase({ databaseUrl: withDatabase(url, name) });
+    return {
+      database,
+      drop: async () => {
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      },
+    };
+  }
+  const file = inject("pgliteTemplateFile");
+  if (!file) throw new Error("globalSetup did not provide a database template");
+  const database = await openDatabase({ loadDataDir: new Blob([readFileSync(file)]) });
+  return { database, drop: async () => undefined };
+}
+
+export interface TestApp {
+  app: App;
+  ctx: AppContext;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** The real app (all routes, realtime, error handling) on a fresh database, not listening unless asked. */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "balcao-app-"));
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    JWT_SECRET: randomBytes(32).toString("hex"),
+    JWT_REFRESH_SECRET: randomBytes(32).toString("hex"),
+    WEB_DIST: path.join(dataDir, "no-web"),
+    ...env,
+  });
+  const { database, drop } = await openTestDatabase();
+  const ctx = createContext(config, database);
+  const app = await buildApp(ctx);
+  await app.ready();
+  return {
+    app,
+    ctx,
+    config,
+    close: async () => {
+      await app.close();
+      await database.close();
+      await drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

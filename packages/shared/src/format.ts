@@ -1,0 +1,34 @@
+/** pt-BR formatting helpers used by server messages and the web app. */
+export function formatDateBR(isoDate: string | Date): string {
+  const d = typeof isoDate === "string" ? parseIsoDate(isoDate) : isoDate;
+  const dd = String(d.getUTCDate()).padStart(2, "0");
+  const mm = String(d.getUTCMonth() + 1).padStart(2, "0");
+  return `${dd}/${mm}/${d.getUTCFullYear()}`;
+}
+
+/** Parses yyyy-MM-dd (or a full ISO timestamp) as a UTC calendar date. */
+export function parseIsoDate(value: string): Date {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  if (!m) return new Date(NaN);
+  return new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+}
+
+/** Whole days from `today` to `dueDate` (both yyyy-MM-dd); negative when past. */
+export function daysUntil(dueDate: string, today: string): number {
+  return Math.round((parseIsoDate(dueDate).getTime() - parseIsoDate(today).getTime()) / 86_400_000);
+}
+
+/** Today's calendar date (yyyy-MM-dd) in an IANA time zone. */
+export function todayIn(timeZone: string, now: Date = new Date()): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+}
+
+export function addDays(isoDate: string, days: number): string {
+  const d = parseIsoDate(isoDate);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+export function formatBRL(value: number): string {
+  return new Intl.NumberFormat("pt-BR", { style: "currency", currency: "BRL" }).format(value);
+}

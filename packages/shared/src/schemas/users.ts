@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { PROFILES } from "../constants";
+import { emailField, idField, listQuery, nameField, passwordField } from "./common";
+
+const allTicketField = z.enum(["enable", "enabled", "disable", "disabled"]).transform((v) => (v.startsWith("enable") ? "enable" : "disable"));
+
+export const userCreateBody = z.object({
+  name: nameField,
+  email: emailField,
+  password: passwordField,
+  profile: z.enum(PROFILES).optional().default("user"),
+  queueIds: z.array(idField).max(500).optional().default([]),
+  allTicket: allTicketField.optional().default("disable"),
+});
+export type UserCreateBody = z.input<typeof userCreateBody>;
+
+export const userUpdateBody = z.object({
+  name: nameField.optional(),
+  email: emailField.optional(),
+  /** An empty password means "keep the current one" (the edit form sends it blank). */
+  password: z
+    .union([z.literal(""), passwordField])
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  profile: z.enum(PROFILES).optional(),
+  queueIds: z.array(idField).max(500).optional(),
+  allTicket: allTicketField.optional(),
+});
+export type UserUpdateBody = z.input<typeof userUpdateBody>;
+
+export const userListQuery = listQuery;
+
+export const userListSimpleQuery = z.object({ companyId: idField.optional() });
+
+export interface QueueRefDTO {
+  id: number;
+  name: string;
+  color: string;
+}
+
+export interface CompanyRefDTO {
+  id: number;
+  name: string;
+  /** ISO date (yyyy-MM-dd) the subscription is paid until. */
+  dueDate: string | null;
+  status: boolean;
+  campaignsEnabled: boolean;
+  planId: number | null;
+}
+
+export interface UserDTO {
+  id: number;
+  name: string;
+  email: string;
+  profile: "admin" | "user";
+  super: boolean;
+  companyId: number;
+  allTicket: "enable" | "disable";
+  online: boolean;
+  queues: QueueRefDTO[];
+  company: CompanyRefDTO;
+  createdAt: string;
+}
+
+export interface UserListResponse {
+  users: UserDTO[];
+  hasMore: boolean;
+}
+
+export interface UserSimpleDTO {
+  id: number;
+  name: string;
+  email: string;
+  profile: string;
+}
