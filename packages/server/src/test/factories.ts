@@ -12,7 +12,7 @@ export const TEST_PASSWORD = "secret-123";
 export async function buildPlan(ctx: AppContext, overrides: Partial<typeof plans.$inferInsert> = {}) {
   const [row] = await ctx.database.db
     .insert(plans)
-    .values({ name: `Plano ${unique()}`, users: 10, connections: 5, queues: 10, value: 99.9, ...overrides })
+    .values({ name: `Plano ${unique()}`, users: 1000, connections: 5, queues: 10, value: 99.9, ...overrides })
     .returning();
   return row!;
 }

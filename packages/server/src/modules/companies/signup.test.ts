@@ -79,6 +79,6 @@ describe("POST /companies/cadastro", () => {
     const plan = await buildPlan(t.ctx, { name: "Plano Público", value: 12.5 });
     const res = await t.app.inject({ method: "GET", url: "/api/plans/list" });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toContainEqual({ id: plan.id, name: "Plano Público", users: 10, connections: 5, queues: 10, value: 12.5 });
+    expect(res.json()).toContainEqual({ id: plan.id, name: "Plano Público", users: 1000, connections: 5, queues: 10, value: 12.5 });
   });
 });

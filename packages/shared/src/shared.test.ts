@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { addDays, can, daysUntil, formatBRL, formatDateBR, signupBody, todayIn, userUpdateBody } from "./index";
+
+describe("permissions", () => {
+  it("gives admins the spec's admin permissions and users none", () => {
+    expect(can({ profile: "admin" }, "tickets-manager:showall")).toBe(true);
+    expect(can({ profile: "admin" }, "user-modal:editQueues")).toBe(true);
+    expect(can({ profile: "user" }, "tickets-manager:showall")).toBe(false);
+    expect(can({ profile: "user" }, "contacts-page:deleteContact")).toBe(false);
+    expect(can({ profile: "supervisor" }, "dashboard:view")).toBe(false);
+    expect(can(null, "dashboard:view")).toBe(false);
+  });
+});
+
+describe("dates and money", () => {
+  it("formats pt-BR and counts days across month ends", () => {
+    expect(formatDateBR("2026-03-05")).toBe("05/03/2026");
+    expect(addDays("2026-02-27", 3)).toBe("2026-03-02");
+    expect(daysUntil("2026-03-02", "2026-02-27")).toBe(3);
+    expect(daysUntil("2026-02-26", "2026-02-27")).toBe(-1);
+    expect(formatBRL(1234.5)).toMatch(/R\$\s1\.234,50/);
+  });
+
+  it("computes today in the company time zone, not the server's", () => {
+    const lateNightUtc = new Date("2026-11-22T02:00:00Z");
+    expect(todayIn("America/Sao_Paulo", lateNightUtc)).toBe("2026-11-21");
+    expect(todayIn("UTC", lateNightUtc)).toBe("2026-11-22");
+  });
+});
+
+describe("schemas", () => {
+  it("sign-up: lower-cases the email and strips fields the server decides", () => {
+    const parsed = signupBody.parse({ name: " Loja ", email: "A@B.CO", password: "12345", planId: "2", dueDate: "2099-01-01", status: false });
+    expect(parsed).toEqual({ name: "Loja", email: "a@b.co", phone: "", password: "12345", planId: 2 });
+  });
+
+  it("user update: a blank password means keep the current one", () => {
+    expect(userUpdateBody.parse({ password: "" }).password).toBeUndefined();
+    expect(userUpdateBody.safeParse({ password: "123" }).success).toBe(false);
+    expect(userUpdateBody.parse({ allTicket: "enabled" }).allTicket).toBe("enable");
+  });
+});

@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// Runs every suite (typecheck, shared, server on PGlite [and PostgreSQL], web, e2e) and ends with one
+// line "N passed, N failed". Set TEST_DATABASE_URL to also run the server suite on a PostgreSQL server.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const tmp = mkdtempSync(path.join(os.tmpdir(), "balcao-tests-"));
+const bin = (name) => path.join(root, "node_modules/.bin", name);
+const results = [];
+
+function run(label, command, args, { cwd = root, env = {} } = {}) {
+  console.log(`\n=== ${label} ===`);
+  const res = spawnSync(command, args, { cwd, env: { ...process.env, ...env }, stdio: "inherit" });
+  return res.status ?? 1;
+}
+
+function vitestSuite(label, workspace, env = {}) {
+  const out = path.join(tmp, `${label.replace(/\W+/g, "-")}.json`);
+  const cwd = path.join(root, workspace);
+  const code = run(label, bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile=${out}`], { cwd, env });
+  if (!existsSync(out)) return record(label, 0, 1);
+  const json = JSON.parse(readFileSync(out, "utf8"));
+  const failed = json.numFailedTests + (code !== 0 && json.numFailedTests === 0 ? 1 : 0);
+  return record(label, json.numPassedTests, failed);
+}
+
+function record(label, passed, failed) {
+  results.push({ label, passed, failed });
+  console.log(`--- ${label}: ${passed} passed, ${failed} failed`);
+}
+
+const only = process.argv.slice(2);
+const wants = (name) => only.length === 0 || only.includes(name);
+
+if (wants("typecheck")) {
+  let failed = 0;
+  for (const pkg of ["packages/shared", "packages/server", "packages/web"]) {
+    if (!existsSync(path.join(root, pkg, "tsconfig.json"))) continue;
+    failed += run(`typecheck ${pkg}`, bin("tsc"), ["-p", pkg, "--noEmit"]) === 0 ? 0 : 1;
+  }
+  record("typecheck", failed ? 0 : 1, failed ? 1 : 0);
+}
+if (wants("shared")) vitestSuite("shared", "packages/shared");
+if (wants("server")) vitestSuite("server (PGlite)", "packages/server");
+if (wants("server") && process.env.TEST_DATABASE_URL) vitestSuite("server (PostgreSQL)", "packages/server", { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL });
+if (wants("web")) vitestSuite("web", "packages/web");
+if (wants("e2e")) {
+  const built = run("build web", "npm", ["run", "build", "--workspace", "@balcao/web"]);
+  if (built !== 0) record("e2e", 0, 1);
+  else {
+    const out = path.join(tmp, "e2e.json");
+    const code = run("e2e (Playwright, Chromium)", bin("playwright"), ["test"], {
+      cwd: path.join(root, "packages/e2e"),
+      env: { PLAYWRIGHT_JSON_OUTPUT_NAME: out },
+    });
+    if (!existsSync(out)) record("e2e", 0, 1);
+    else {
+      const { stats } = JSON.parse(readFileSync(out, "utf8"));
+      const failed = stats.unexpected + (code !== 0 && stats.unexpected === 0 ? 1 : 0);
+      record("e2e", stats.expected + stats.flaky, failed);
+    }
+  }
+}
+
+rmSync(tmp, { recursive: true, force: true });
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+console.log("\nSummary:");
+for (const r of results) console.log(`  ${r.label}: ${r.passed} passed, ${r.failed} failed`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 || passed === 0 ? 1 : 0);
