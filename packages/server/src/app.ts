@@ -12,13 +12,8 @@ import type { Server as SocketServer } from "socket.io";
 import type { AppContext } from "./context";
 import { authenticate } from "./http/auth";
 import { registerErrorHandling } from "./http/errors";
-import { registerAuthRoutes } from "./modules/auth/routes";
 import { AuthService } from "./modules/auth/service";
-import { registerCompanyRoutes } from "./modules/companies/routes";
-import { registerHealthRoutes } from "./modules/health/routes";
-import { registerPlanRoutes } from "./modules/plans/routes";
-import { registerSettingRoutes } from "./modules/settings/routes";
-import { registerUserRoutes } from "./modules/users/routes";
+import { modules } from "./modules";
 import { UsersService } from "./modules/users/service";
 import { attachRealtime } from "./realtime/server";
 
@@ -80,12 +75,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     async (api) => {
       const scoped = api as unknown as App;
       Object.assign(scoped, { ctx, auth: app.auth, users: app.users, authenticate: app.authenticate });
-      registerHealthRoutes(scoped);
-      registerAuthRoutes(scoped);
-      registerCompanyRoutes(scoped);
-      registerPlanRoutes(scoped);
-      registerUserRoutes(scoped);
-      registerSettingRoutes(scoped);
+      for (const module of modules) module.routes?.(scoped);
     },
     { prefix: "/api" },
   );

@@ -1,11 +1,12 @@
-import type { AnotherLoginEvent, SettingDTO, UserDTO } from "@balcao/shared";
+/**
+ * Domain events, by name. Each module declares its own events by augmenting this interface
+ * (`declare module "../../events/bus" { interface DomainEvents { "tickets.updated": {...} } }`),
+ * so the union below grows without a central file to edit. Every event carries its companyId.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface DomainEvents {}
 
-/** Every domain event. Commands publish them after their transaction commits. */
-export type DomainEvent =
-  | { type: "users.created" | "users.updated"; companyId: number; user: UserDTO }
-  | { type: "users.deleted"; companyId: number; userId: number }
-  | { type: "auth.anotherLogin"; companyId: number; userId: number; payload: AnotherLoginEvent; revokedSessionIds: string[] }
-  | { type: "settings.updated"; companyId: number; setting: SettingDTO };
+export type DomainEvent = { [K in keyof DomainEvents]: { type: K; companyId: number } & DomainEvents[K] }[keyof DomainEvents];
 
 export type DomainEventListener = (event: DomainEvent) => void | Promise<void>;
 
@@ -20,6 +21,7 @@ export class EventBus {
     };
   }
 
+  /** Call after the transaction that produced the events has committed. */
   publish(...events: DomainEvent[]): void {
     for (const event of events)
       for (const listener of this.listeners) {

@@ -5,16 +5,11 @@ import { eq } from "drizzle-orm";
 import { SOCKET_PING_MS } from "@balcao/shared";
 import type { AppContext } from "../context";
 import { users } from "../db/schema";
-import type { DomainEvent } from "../events/bus";
+import { modules } from "../modules";
 import { AppError } from "../http/errors";
 import type { Actor, AuthService } from "../modules/auth/service";
+import { rooms } from "./rooms";
 
-export const rooms = {
-  company: (companyId: number) => `company:${companyId}`,
-  admins: (companyId: number) => `company:${companyId}:admins`,
-  user: (companyId: number, userId: number) => `company:${companyId}:user:${userId}`,
-  session: (sid: string) => `session:${sid}`,
-};
 
 interface SocketData {
   actor: Actor;
@@ -73,7 +68,10 @@ export async function attachRealtime(httpServer: HttpServer, ctx: AppContext, au
     socket.emit("ready");
   });
 
-  ctx.events.subscribe((event) => deliver(io, event));
+  const deliveries = modules.flatMap((m) => (m.deliver ? [m.deliver] : []));
+  ctx.events.subscribe((event) => {
+    for (const deliver of deliveries) deliver(io as unknown as Server, event);
+  });
   return io;
 }
 
@@ -82,30 +80,5 @@ function isSameHost(origin: string, host: string | undefined): boolean {
     return !!host && new URL(origin).host === host;
   } catch {
     return false;
-  }
-}
-
-/** Maps each domain event to the spec's socket event and the narrowest room that should see it. */
-function deliver(io: Server, event: DomainEvent): void {
-  switch (event.type) {
-    case "users.created":
-      io.to(rooms.company(event.companyId)).emit("user", { action: "create", user: event.user });
-      return;
-    case "users.updated":
-      io.to(rooms.company(event.companyId)).emit("user", { action: "update", user: event.user });
-      return;
-    case "users.deleted":
-      io.to(rooms.company(event.companyId)).emit("user", { action: "delete", userId: event.userId });
-      return;
-    case "settings.updated":
-      io.to(rooms.company(event.companyId)).emit("settings", { action: "update", setting: event.setting });
-      return;
-    case "auth.anotherLogin": {
-      const sessionRooms = event.revokedSessionIds.map(rooms.session);
-      io.to(sessionRooms).emit("auth", event.payload);
-      // Give the packet a moment to leave before the sockets of the ended sessions are closed.
-      setTimeout(() => io.in(sessionRooms).disconnectSockets(true), 200);
-      return;
-    }
   }
 }
