@@ -8,3 +8,4 @@ export * from "./schemas/users";
 export * from "./schemas/companies";
 export * from "./schemas/plans";
 export * from "./schemas/settings";
+export * from "./schemas/tickets";

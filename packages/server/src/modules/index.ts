@@ -9,6 +9,8 @@ import { deliverSettingEvents } from "./settings/events";
 import { registerSettingRoutes } from "./settings/routes";
 import { deliverUserEvents } from "./users/events";
 import { registerUserRoutes } from "./users/routes";
+import { deliverTicketEvents } from "./tickets/events";
+import { registerTicketRoutes } from "./tickets/routes";
 
 /** One entry per domain: its REST routes (under /api) and how its events reach sockets. */
 export interface AppModule {
@@ -24,4 +26,5 @@ export const modules: AppModule[] = [
   { name: "plans", routes: registerPlanRoutes },
   { name: "users", routes: registerUserRoutes, deliver: deliverUserEvents },
   { name: "settings", routes: registerSettingRoutes, deliver: deliverSettingEvents },
+  { name: "tickets", routes: registerTicketRoutes, deliver: deliverTicketEvents },
 ];

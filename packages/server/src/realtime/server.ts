@@ -57,6 +57,7 @@ export async function attachRealtime(httpServer: HttpServer, ctx: AppContext, au
     const actor = (socket.data as SocketData).actor;
     socket.join([rooms.company(actor.companyId), rooms.user(actor.companyId, actor.id), rooms.session(actor.sid)]);
     if (actor.profile === "admin") socket.join(rooms.admins(actor.companyId));
+    else socket.join(actor.queueIds.map((queueId) => rooms.queue(actor.companyId, queueId)));
     void db.update(users).set({ online: true, lastSeenAt: new Date() }).where(eq(users.id, actor.id));
     socket.on("userStatus", () => {
       void db.update(users).set({ online: true, lastSeenAt: new Date() }).where(eq(users.id, actor.id));

@@ -42,6 +42,8 @@ export const idField = z.coerce.number({ error: "Invalid id" }).int().positive()
 export const idParams = z.object({ id: idField });
 
 /** `?searchParam&pageNumber` of every paginated list (spec §7, §9). */
+export const LIST_SEARCH_MAX = LIMITS.searchMax;
+
 export const listQuery = z.object({
   searchParam: z.string().trim().max(LIMITS.searchMax, MSG.tooLong).optional().default(""),
   pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),

@@ -16,6 +16,8 @@ export interface Actor {
   sid: string;
   name: string;
   email: string;
+  /** Queues the user serves; a profile-user sees only tickets of these (spec §6). */
+  queueIds: number[];
 }
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
@@ -146,7 +148,11 @@ export class AuthService {
     const claims = await this.ctx.tokens.verifyAccess(token);
     const { db } = this.ctx.database;
     const [found] = await db
-      .select({ user: users, company: companies })
+      .select({
+        user: users,
+        company: companies,
+        queueIds: sql<number[]>`coalesce((select array_agg(uq.queue_id order by uq.queue_id) from user_queues uq where uq.user_id = ${users.id}), '{}')`,
+      })
       .from(refreshSessions)
       .innerJoin(users, eq(users.id, refreshSessions.userId))
       .innerJoin(companies, eq(companies.id, users.companyId))
@@ -163,6 +169,7 @@ export class AuthService {
       sid: claims.sid,
       name: user.name,
       email: user.email,
+      queueIds: (found.queueIds ?? []).map(Number),
     };
   }
 

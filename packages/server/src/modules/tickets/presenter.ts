@@ -1,0 +1,81 @@
+import { asc, eq, inArray } from "drizzle-orm";
+import type { TicketDTO } from "@balcao/shared";
+import type { DbOrTx } from "../../db/client";
+import { connections, contacts, queues, tags, tickets, ticketTags, users } from "../../db/schema";
+
+/** Columns of one ticket row with its contact, user, queue and connection (one joined select). */
+export const ticketSelection = {
+  ticket: tickets,
+  contact: {
+    id: contacts.id,
+    name: contacts.name,
+    number: contacts.number,
+    email: contacts.email,
+    profilePicUrl: contacts.profilePicUrl,
+    isGroup: contacts.isGroup,
+  },
+  userName: users.name,
+  queueName: queues.name,
+  queueColor: queues.color,
+  connectionName: connections.name,
+};
+
+export function selectTickets(db: DbOrTx) {
+  return db
+    .select(ticketSelection)
+    .from(tickets)
+    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+    .leftJoin(users, eq(users.id, tickets.userId))
+    .leftJoin(queues, eq(queues.id, tickets.queueId))
+    .leftJoin(connections, eq(connections.id, tickets.connectionId));
+}
+
+export type TicketRow = Awaited<ReturnType<ReturnType<typeof selectTickets>["execute"]>>[number];
+
+/** Builds DTOs for a page of rows; tags come in one extra query for the whole page. */
+export async function presentTickets(db: DbOrTx, rows: TicketRow[]): Promise<TicketDTO[]> {
+  if (rows.length === 0) return [];
+  const tagRows = await db
+    .select({ ticketId: ticketTags.ticketId, id: tags.id, name: tags.name, color: tags.color })
+    .from(ticketTags)
+    .innerJoin(tags, eq(tags.id, ticketTags.tagId))
+    .where(inArray(ticketTags.ticketId, rows.map((r) => r.ticket.id)))
+    .orderBy(asc(tags.name));
+  const tagsByTicket = new Map<number, TicketDTO["tags"]>();
+  for (const t of tagRows) {
+    const list = tagsByTicket.get(t.ticketId) ?? [];
+    list.push({ id: t.id, name: t.name, color: t.color });
+    tagsByTicket.set(t.ticketId, list);
+  }
+  return rows.map((r) => {
+    const t = r.ticket;
+    return {
+      id: t.id,
+      uuid: t.uuid,
+      status: t.status as TicketDTO["status"],
+      userId: t.userId,
+      user: t.userId !== null && r.userName !== null ? { id: t.userId, name: r.userName } : null,
+      queueId: t.queueId,
+      queue: t.queueId !== null && r.queueName !== null ? { id: t.queueId, name: r.queueName, color: r.queueColor ?? "" } : null,
+      whatsappId: t.connectionId,
+      whatsapp: t.connectionId !== null && r.connectionName !== null ? { id: t.connectionId, name: r.connectionName } : null,
+      contactId: t.contactId,
+      contact: r.contact,
+      tags: tagsByTicket.get(t.id) ?? [],
+      isGroup: t.isGroup,
+      chatbot: t.chatbot,
+      code: t.code,
+      lastMessage: t.lastMessage,
+      unreadMessages: t.unreadMessages,
+      createdAt: t.createdAt.toISOString(),
+      updatedAt: t.updatedAt.toISOString(),
+    };
+  });
+}
+
+export async function presentTicketById(db: DbOrTx, companyId: number, id: number): Promise<TicketDTO | null> {
+  const rows = await selectTickets(db).where(eq(tickets.id, id)).limit(1);
+  const row = rows[0];
+  if (!row || row.ticket.companyId !== companyId) return null;
+  return (await presentTickets(db, [row]))[0]!;
+}
