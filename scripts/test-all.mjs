@@ -52,11 +52,10 @@ if (wants("e2e")) {
   const built = run("build web", "npm", ["run", "build", "--workspace", "@balcao/web"]);
   if (built !== 0) record("e2e", 0, 1);
   else {
-    const out = path.join(tmp, "e2e.json");
-    const code = run("e2e (Playwright, Chromium)", bin("playwright"), ["test"], {
-      cwd: path.join(root, "packages/e2e"),
-      env: { PLAYWRIGHT_JSON_OUTPUT_NAME: out },
-    });
+    // packages/e2e/playwright.config.ts writes its JSON report here.
+    const out = path.join(root, "packages/e2e/test-results/results.json");
+    rmSync(out, { force: true });
+    const code = run("e2e (Playwright, Chromium)", bin("playwright"), ["test"], { cwd: path.join(root, "packages/e2e") });
     if (!existsSync(out)) record("e2e", 0, 1);
     else {
       const { stats } = JSON.parse(readFileSync(out, "utf8"));

@@ -1,0 +1,53 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+const PORT = 8091;
+const baseURL = `http://127.0.0.1:${PORT}`;
+// A fresh database for every run (the server migrates it and seeds the super user on boot).
+const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), `balcao-e2e-${process.pid}-`));
+process.env.E2E_DATA_DIR = dataDir; // the config is evaluated again in the worker: keep one directory
+
+export default defineConfig({
+  testDir: ".",
+  testMatch: "*.spec.ts",
+  outputDir: "test-results/artifacts",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"], ["json", { outputFile: "test-results/results.json" }]],
+  use: {
+    ...devices["Desktop Chrome"],
+    baseURL,
+    headless: true,
+    locale: "pt-BR",
+    timezoneId: "America/Sao_Paulo",
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
+    },
+  },
+  projects: [{ name: "chromium" }],
+  webServer: {
+    command: "node ../../node_modules/tsx/dist/cli.mjs ../server/src/main.ts",
+    cwd: import.meta.dirname,
+    url: `${baseURL}/api/health`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      PORT: String(PORT),
+      DATA_DIR: dataDir,
+      NODE_ENV: "test",
+      ADMIN_EMAIL: "super@balcao.test",
+      ADMIN_PASSWORD: "Sup3r-Secret!",
+      LOGIN_RATE_LIMIT: "1000",
+    },
+  },
+});

@@ -1,0 +1,44 @@
+/**
+ * Socket.IO client of docs/api.md: same origin, path /socket.io, websocket only, the access token in the
+ * handshake auth payload (read again on every reconnect, so a refreshed token is used).
+ */
+import { USER_STATUS_INTERVAL_MS } from "@balcao/shared";
+import { io, type Socket } from "socket.io-client";
+import { refreshAccessToken } from "./client";
+import { sessionStore } from "./session";
+
+export type AppSocket = Socket;
+
+export function connectSocket(): { socket: AppSocket; close: () => void } {
+  const socket = io({
+    path: "/socket.io",
+    transports: ["websocket"],
+    auth: (cb) => cb({ token: sessionStore.getToken() }),
+    reconnection: true,
+  });
+
+  const sendStatus = () => {
+    if (socket.connected) socket.emit("userStatus");
+  };
+  socket.on("connect", sendStatus);
+  const timer = setInterval(sendStatus, USER_STATUS_INTERVAL_MS);
+
+  socket.on("connect_error", (err) => {
+    if (err.message === "ERR_TOKEN_EXPIRED") {
+      refreshAccessToken()
+        .then(() => socket.connect())
+        .catch(() => sessionStore.end("unauthorized"));
+    } else if (err.message === "ERR_SESSION_EXPIRED") {
+      sessionStore.end("unauthorized");
+    }
+  });
+
+  return {
+    socket,
+    close: () => {
+      clearInterval(timer);
+      socket.removeAllListeners();
+      socket.disconnect();
+    },
+  };
+}

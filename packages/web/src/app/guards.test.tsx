@@ -1,0 +1,59 @@
+import { screen, waitFor } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { fakeSession, jsonResponse, makeUser, mockFetch, renderRoutes } from "../test/utils";
+import { routes } from "./router";
+
+function mockSettings(campaignsEnabled = "false") {
+  return mockFetch({ "GET /api/settings": () => jsonResponse(200, [{ key: "campaignsEnabled", value: campaignsEnabled }]) });
+}
+
+describe("route guards", () => {
+  it("sends unauthenticated users to /login", async () => {
+    mockSettings();
+    const { router } = renderRoutes(routes, { session: fakeSession(null), path: "/users" });
+    expect(await screen.findByRole("button", { name: "Entrar" })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/login");
+  });
+
+  it("sends authenticated users away from /login and /signup to /", async () => {
+    mockSettings();
+    const { router } = renderRoutes(routes, { session: fakeSession(makeUser()), path: "/signup" });
+    expect(await screen.findByRole("heading", { name: "Dashboard" })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/");
+  });
+
+  it("redirects a non-admin from the dashboard to /tickets", async () => {
+    mockSettings();
+    const { router } = renderRoutes(routes, { session: fakeSession(makeUser({ profile: "user" })), path: "/" });
+    expect(await screen.findByRole("heading", { name: "Atendimentos" })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/tickets");
+  });
+
+  it("shows a private page inside the layout with the greeting", async () => {
+    mockSettings();
+    renderRoutes(routes, { session: fakeSession(makeUser({ profile: "user", name: "Bia" })), path: "/tags" });
+    expect(await screen.findByRole("heading", { name: "Tags" })).toBeInTheDocument();
+    expect(screen.getByText("Olá Bia, seja bem-vindo a Acme")).toBeInTheDocument();
+    expect(screen.getByText("Em breve")).toBeInTheDocument();
+    expect(screen.queryByText(/Ativo até/)).not.toBeInTheDocument();
+  });
+
+  it("keeps campaign routes closed unless campaigns are enabled", async () => {
+    mockSettings("false");
+    const { router } = renderRoutes(routes, { session: fakeSession(makeUser()), path: "/campaigns" });
+    await waitFor(() => expect(router.state.location.pathname).toBe("/"));
+  });
+
+  it("opens campaign routes with the company setting", async () => {
+    mockSettings("true");
+    renderRoutes(routes, { session: fakeSession(makeUser()), path: "/campaigns" });
+    expect(await screen.findByRole("heading", { name: "Campanhas" })).toBeInTheDocument();
+  });
+
+  it("opens campaign routes with the local cshow flag", async () => {
+    localStorage.setItem("cshow", "null");
+    mockSettings("false");
+    renderRoutes(routes, { session: fakeSession(makeUser()), path: "/contact-lists" });
+    expect(await screen.findByRole("heading", { name: "Listas de Contatos" })).toBeInTheDocument();
+  });
+});

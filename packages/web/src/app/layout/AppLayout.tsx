@@ -1,0 +1,57 @@
+import { MOBILE_BREAKPOINT_PX } from "@balcao/shared";
+import { Box, Drawer, Toolbar, useMediaQuery } from "@mui/material";
+import { useState } from "react";
+import { Outlet } from "react-router";
+import { useAnotherLoginGuard } from "../../features/auth/useAnotherLoginGuard";
+import { useSettingsRealtime } from "../../features/settings/api";
+import { useUserRealtime } from "../../features/users/useUserRealtime";
+import { MainMenu } from "./MainMenu";
+import { TopBar } from "./TopBar";
+
+const DRAWER_WIDTH = 250;
+const DRAWER_COLLAPSED_WIDTH = 60;
+
+/** The logged-in shell: side drawer (permanent ≥ 600 px, temporary below) and the top bar. */
+export function AppLayout() {
+  const wide = useMediaQuery(`(min-width:${MOBILE_BREAKPOINT_PX}px)`, { noSsr: true });
+  const [desktopOpen, setDesktopOpen] = useState(true);
+  const [mobileOpen, setMobileOpen] = useState(false);
+  useAnotherLoginGuard();
+  useUserRealtime();
+  useSettingsRealtime();
+
+  const open = wide ? desktopOpen : mobileOpen;
+  const toggle = () => (wide ? setDesktopOpen((o) => !o) : setMobileOpen((o) => !o));
+  const width = wide && !desktopOpen ? DRAWER_COLLAPSED_WIDTH : DRAWER_WIDTH;
+
+  return (
+    <Box sx={{ display: "flex", height: "100vh" }}>
+      <TopBar drawerOpen={open} onToggleDrawer={toggle} />
+      {wide ? (
+        <Drawer
+          variant="permanent"
+          sx={{
+            width,
+            flexShrink: 0,
+            transition: (theme) => theme.transitions.create("width"),
+            "& .MuiDrawer-paper": { width, overflowX: "hidden", boxSizing: "border-box", transition: (theme) => theme.transitions.create("width") },
+          }}
+        >
+          <Toolbar />
+          <MainMenu collapsed={!desktopOpen} />
+        </Drawer>
+      ) : (
+        <Drawer variant="temporary" open={mobileOpen} onClose={() => setMobileOpen(false)} ModalProps={{ keepMounted: true }} sx={{ "& .MuiDrawer-paper": { width: DRAWER_WIDTH } }}>
+          <Toolbar />
+          <MainMenu collapsed={false} onNavigate={() => setMobileOpen(false)} />
+        </Drawer>
+      )}
+      <Box component="main" sx={{ flexGrow: 1, minWidth: 0, display: "flex", flexDirection: "column", bgcolor: "background.default" }}>
+        <Toolbar />
+        <Box sx={{ flex: 1, minHeight: 0, overflow: "auto", p: { xs: 1.5, sm: 3 }, display: "flex", flexDirection: "column" }}>
+          <Outlet />
+        </Box>
+      </Box>
+    </Box>
+  );
+}

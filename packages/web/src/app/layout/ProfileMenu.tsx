@@ -1,0 +1,42 @@
+import { IconButton, Menu, MenuItem, Tooltip } from "@mui/material";
+import AccountCircle from "@mui/icons-material/AccountCircle";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useSession } from "../../features/auth/SessionProvider";
+import { UserModal } from "../../features/users/UserModal";
+
+/** Profile menu: edit one's own user, log out. */
+export function ProfileMenu() {
+  const { t } = useTranslation();
+  const { user, logout } = useSession();
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [modalOpen, setModalOpen] = useState(false);
+  return (
+    <>
+      <Tooltip title={t("topBar.profile")}>
+        <IconButton color="inherit" aria-label={t("topBar.profile")} aria-haspopup="menu" onClick={(e) => setAnchor(e.currentTarget)}>
+          <AccountCircle />
+        </IconButton>
+      </Tooltip>
+      <Menu anchorEl={anchor} open={!!anchor} onClose={() => setAnchor(null)} anchorOrigin={{ vertical: "bottom", horizontal: "right" }} transformOrigin={{ vertical: "top", horizontal: "right" }}>
+        <MenuItem
+          onClick={() => {
+            setAnchor(null);
+            setModalOpen(true);
+          }}
+        >
+          {t("topBar.myProfile")}
+        </MenuItem>
+        <MenuItem
+          onClick={() => {
+            setAnchor(null);
+            void logout();
+          }}
+        >
+          {t("topBar.logout")}
+        </MenuItem>
+      </Menu>
+      <UserModal open={modalOpen} user={user} onClose={() => setModalOpen(false)} />
+    </>
+  );
+}

@@ -1,0 +1,47 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { SnackbarProvider } from "notistack";
+import type { ReactNode } from "react";
+import { ApiError } from "../api/client";
+import { SocketProvider } from "../api/SocketProvider";
+import { SessionProvider, useSession } from "../features/auth/SessionProvider";
+import { AppThemeProvider } from "./theme";
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        refetchOnWindowFocus: false,
+        // Client errors (4xx) are answers, not glitches: do not retry them.
+        retry: (failures, err) => !(err instanceof ApiError && err.status < 500) && failures < 2,
+      },
+    },
+  });
+}
+
+/** Theme and toasts: the providers that do not depend on a server. */
+export function UiProviders({ children }: { children: ReactNode }) {
+  return (
+    <AppThemeProvider>
+      <SnackbarProvider maxSnack={3} autoHideDuration={3000} anchorOrigin={{ vertical: "bottom", horizontal: "right" }}>
+        {children}
+      </SnackbarProvider>
+    </AppThemeProvider>
+  );
+}
+
+function SessionSocket({ children }: { children: ReactNode }) {
+  const { user } = useSession();
+  return <SocketProvider enabled={user !== null}>{children}</SocketProvider>;
+}
+
+export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <UiProviders>
+        <SessionProvider>
+          <SessionSocket>{children}</SessionSocket>
+        </SessionProvider>
+      </UiProviders>
+    </QueryClientProvider>
+  );
+}

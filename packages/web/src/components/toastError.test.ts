@@ -1,0 +1,37 @@
+import { enqueueSnackbar } from "notistack";
+import { describe, expect, it, vi } from "vitest";
+import { ApiError } from "../api/client";
+import { errorText, toastError, translateValidation } from "./toastError";
+
+vi.mock("notistack", () => ({ enqueueSnackbar: vi.fn() }));
+
+describe("toastError (spec §8)", () => {
+  it("translates a known server code", () => {
+    expect(errorText(new ApiError(401, { error: "ERR_INVALID_CREDENTIALS" }))).toBe("Erro de autenticação. Por favor, tente novamente.");
+  });
+
+  it("interpolates the error meta", () => {
+    expect(errorText(new ApiError(400, { error: "ERR_USER_LIMIT_REACHED", meta: { limit: 3 } }))).toBe("Número máximo de usuários já alcançado: 3");
+  });
+
+  it("shows the raw text when the code is unknown", () => {
+    expect(errorText(new ApiError(400, { error: "Something odd happened" }))).toBe("Something odd happened");
+    expect(errorText(new Error("Failed to fetch"))).toBe("Failed to fetch");
+  });
+
+  it("falls back to 'An error occurred!'", () => {
+    expect(errorText(new ApiError(500, { error: "" }))).toBe("An error occurred!");
+    expect(errorText(undefined)).toBe("An error occurred!");
+  });
+
+  it("enqueues an error toast with the text", () => {
+    toastError(new ApiError(400, { error: "ERR_DUPLICATED_EMAIL" }));
+    expect(enqueueSnackbar).toHaveBeenCalledWith("Já existe um usuário com este e-mail.", { variant: "error" });
+  });
+
+  it("passes the shared schema texts through i18n", () => {
+    expect(translateValidation("Too Short!")).toBe("Too Short!");
+    expect(translateValidation("Mensagem muito curta")).toBe("Mensagem muito curta");
+    expect(translateValidation(undefined)).toBeUndefined();
+  });
+});

@@ -1,0 +1,73 @@
+import { formatDateBR, type AuthResponse, type LoginBody, type UserDTO } from "@balcao/shared";
+import { useQueryClient } from "@tanstack/react-query";
+import { enqueueSnackbar } from "notistack";
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { api } from "../../api/client";
+import { sessionStore } from "../../api/session";
+
+export interface SessionContextValue {
+  user: UserDTO | null;
+  /** True while a stored token is being checked at start-up. */
+  loading: boolean;
+  login: (body: LoginBody) => Promise<UserDTO>;
+  logout: () => Promise<void>;
+  setUser: (user: UserDTO) => void;
+}
+
+export const SessionContext = createContext<SessionContextValue | null>(null);
+
+export function useSession(): SessionContextValue {
+  const value = useContext(SessionContext);
+  if (!value) throw new Error("useSession must be used inside <SessionProvider>");
+  return value;
+}
+
+/** Holds the logged-in user (spec §4 Session); a stored token is checked with GET /auth/me. */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [user, setUserState] = useState<UserDTO | null>(null);
+  const [loading, setLoading] = useState(() => sessionStore.getToken() !== null);
+
+  useEffect(() => {
+    if (!sessionStore.getToken()) return;
+    let cancelled = false;
+    api
+      .get<UserDTO>("/auth/me")
+      .then((me) => !cancelled && setUserState(me))
+      .catch(() => undefined)
+      .finally(() => !cancelled && setLoading(false));
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  useEffect(
+    () =>
+      sessionStore.onEnd((reason, body) => {
+        setUserState(null);
+        queryClient.clear();
+        if (reason === "subscriptionExpired") {
+          const dueDate = body?.meta?.dueDate;
+          enqueueSnackbar(t("auth.subscriptionExpired", { date: dueDate ? formatDateBR(String(dueDate)) : "" }), { variant: "error" });
+        }
+      }),
+    [queryClient, t],
+  );
+
+  const login = useCallback(async (body: LoginBody) => {
+    const data = await api.post<AuthResponse>("/auth/login", body, { anonymous: true });
+    sessionStore.save(data.token, { companyId: data.user.companyId, userId: data.user.id });
+    setUserState(data.user);
+    return data.user;
+  }, []);
+
+  const logout = useCallback(async () => {
+    await api.delete("/auth/logout").catch(() => undefined);
+    sessionStore.end("logout");
+  }, []);
+
+  const value = useMemo(() => ({ user, loading, login, logout, setUser: setUserState }), [user, loading, login, logout]);
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}

@@ -1,0 +1,47 @@
+import "@testing-library/jest-dom/vitest";
+import { cleanup, configure } from "@testing-library/react";
+import { afterEach, vi } from "vitest";
+import "../app/i18n";
+
+// The CI machine has 2 cores shared with other suites: allow slow renders before failing a findBy/waitFor.
+configure({ asyncUtilTimeout: 4000 });
+
+// jsdom lacks matchMedia and IntersectionObserver (DESIGN §2).
+if (!window.matchMedia) {
+  Object.defineProperty(window, "matchMedia", {
+    writable: true,
+    value: (query: string): MediaQueryList => ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener: () => {},
+      removeListener: () => {},
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      dispatchEvent: () => false,
+    }),
+  });
+}
+
+class IntersectionObserverStub implements IntersectionObserver {
+  readonly root = null;
+  readonly rootMargin = "0px";
+  readonly thresholds = [0];
+  readonly scrollMargin = "0px";
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+  takeRecords(): IntersectionObserverEntry[] {
+    return [];
+  }
+}
+if (!("IntersectionObserver" in window)) {
+  Object.defineProperty(window, "IntersectionObserver", { writable: true, value: IntersectionObserverStub });
+  Object.defineProperty(globalThis, "IntersectionObserver", { writable: true, value: IntersectionObserverStub });
+}
+
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+  vi.unstubAllGlobals();
+});

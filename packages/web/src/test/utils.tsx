@@ -1,0 +1,102 @@
+import type { UserDTO } from "@balcao/shared";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { render } from "@testing-library/react";
+import type { ReactElement, ReactNode } from "react";
+import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from "react-router";
+import { vi } from "vitest";
+import { createQueryClient, UiProviders } from "../app/providers";
+import { SessionContext, SessionProvider, type SessionContextValue } from "../features/auth/SessionProvider";
+
+export function makeUser(overrides: Partial<UserDTO> = {}): UserDTO {
+  return {
+    id: 1,
+    name: "Ana Admin",
+    email: "ana@acme.test",
+    profile: "admin",
+    super: false,
+    companyId: 10,
+    allTicket: "disable",
+    online: true,
+    queues: [],
+    company: { id: 10, name: "Acme", dueDate: "2099-12-31", status: true, campaignsEnabled: true, planId: 1 },
+    createdAt: "2025-01-01T00:00:00.000Z",
+    ...overrides,
+  };
+}
+
+export function fakeSession(user: UserDTO | null, overrides: Partial<SessionContextValue> = {}): SessionContextValue {
+  return { user, loading: false, login: vi.fn(), logout: vi.fn(async () => {}), setUser: vi.fn(), ...overrides };
+}
+
+export const jsonResponse = (status: number, body?: unknown) =>
+  new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+
+export interface FetchCall {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** Replaces fetch with a router over "METHOD /path" (query string ignored); records every call. */
+export function mockFetch(routes: Record<string, (call: FetchCall) => Response | Promise<Response>>) {
+  const calls: FetchCall[] = [];
+  const fn = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = String(input);
+    const call: FetchCall = {
+      method: init.method ?? "GET",
+      url,
+      headers: (init.headers ?? {}) as Record<string, string>,
+      body: typeof init.body === "string" ? JSON.parse(init.body) : init.body,
+    };
+    calls.push(call);
+    const path = url.split("?")[0];
+    const handler = routes[`${call.method} ${path}`];
+    if (!handler) return jsonResponse(404, { error: "ERR_NOT_FOUND" });
+    return handler(call);
+  });
+  vi.stubGlobal("fetch", fn);
+  return { fn, calls };
+}
+
+function Session({ session, children }: { session: SessionContextValue | "real"; children: ReactNode }) {
+  return session === "real" ? <SessionProvider>{children}</SessionProvider> : <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
+}
+
+interface RenderOptions {
+  session?: SessionContextValue | "real";
+  path?: string;
+}
+
+/** Renders routes in a memory router with the app's providers (no socket). */
+export function renderRoutes(routes: RouteObject[], { session = "real", path = "/" }: RenderOptions = {}) {
+  const queryClient = createQueryClient();
+  queryClient.setDefaultOptions({ queries: { retry: false, refetchOnWindowFocus: false } });
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const utils = render(
+    <QueryClientProvider client={queryClient}>
+      <UiProviders>
+        <Session session={session}>
+          <RouterProvider router={router} />
+        </Session>
+      </UiProviders>
+    </QueryClientProvider>,
+  );
+  return { ...utils, router, queryClient };
+}
+
+/** Renders one element at `path`, with a catch-all route that prints where navigation went. */
+export function renderPage(element: ReactElement, options: RenderOptions & { routePath?: string } = {}) {
+  return renderRoutes(
+    [
+      { path: options.routePath ?? options.path ?? "/", element },
+      { path: "*", element: <LocationProbe /> },
+    ],
+    options,
+  );
+}
+
+function LocationProbe() {
+  const location = useLocation();
+  return <p data-testid="location">{location.pathname}</p>;
+}

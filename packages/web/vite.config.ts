@@ -1,0 +1,33 @@
+import { fileURLToPath } from "node:url";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+const backend = "http://localhost:8080";
+
+export default defineConfig({
+  root: fileURLToPath(new URL(".", import.meta.url)),
+  plugins: [react()],
+  build: {
+    outDir: fileURLToPath(new URL("./dist", import.meta.url)),
+    emptyOutDir: true,
+    sourcemap: false,
+    rolldownOptions: {
+      output: {
+        // Long-lived vendor chunks: app releases do not invalidate the libraries' cache.
+        codeSplitting: {
+          groups: [
+            { name: "react", test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 30 },
+            { name: "mui", test: /node_modules[\\/](@mui|@emotion)[\\/]/, priority: 20 },
+            { name: "vendor", test: /node_modules[\\/]/, priority: 10 },
+          ],
+        },
+      },
+    },
+  },
+  server: {
+    proxy: {
+      "/api": { target: backend, changeOrigin: true },
+      "/socket.io": { target: backend, ws: true, changeOrigin: true },
+    },
+  },
+});
