@@ -1,0 +1,53 @@
+/**
+ * What contacts need from the WhatsApp side: the company's default connection and, through the channel
+ * manager (ctx.channels, owned by the connections module), its live session in this process. Without a
+ * connected default connection running here, numbers are simply not checked.
+ */
+import { and, eq } from "drizzle-orm";
+import { ChannelError, type ChannelSession } from "../../channels/types";
+import type { AppContext } from "../../context";
+import { connections } from "../../db/schema";
+import { AppError } from "../../http/errors";
+
+export async function defaultConnection(ctx: AppContext, companyId: number) {
+  const [row] = await ctx.database.db
+    .select({ id: connections.id, status: connections.status })
+    .from(connections)
+    .where(and(eq(connections.companyId, companyId), eq(connections.isDefault, true)))
+    .limit(1);
+  return row;
+}
+
+/** The live session of the company's default connection when it is CONNECTED, else null. */
+export async function defaultSession(ctx: AppContext, companyId: number): Promise<ChannelSession | null> {
+  const conn = await defaultConnection(ctx, companyId);
+  if (!conn || conn.status !== "CONNECTED") return null;
+  try {
+    // Throws ChannelError NOT_CONNECTED when the session is not live in this process.
+    return ctx.channels.session(companyId, conn.id);
+  } catch (err) {
+    if (err instanceof ChannelError) return null;
+    throw err;
+  }
+}
+
+export type NumberCheck = { checked: false } | { checked: true; canonical: string };
+
+/**
+ * Asks WhatsApp whether `digits` has an account, through the default connection when it is connected.
+ * A number without WhatsApp → ERR_WAPP_INVALID_CONTACT; a failing check → ERR_WAPP_CHECK_CONTACT.
+ * Returns the canonical digits WhatsApp uses (e.g. without the 9th digit) when checked.
+ */
+export async function checkWhatsappNumber(ctx: AppContext, companyId: number, digits: string): Promise<NumberCheck> {
+  const session = await defaultSession(ctx, companyId);
+  if (!session) return { checked: false };
+  let canonical: string | null;
+  try {
+    canonical = await session.checkNumber(digits);
+  } catch (err) {
+    if (err instanceof ChannelError && err.code === "NOT_CONNECTED") return { checked: false };
+    throw new AppError("ERR_WAPP_CHECK_CONTACT", 400);
+  }
+  if (!canonical) throw new AppError("ERR_WAPP_INVALID_CONTACT", 400);
+  return { checked: true, canonical: canonical.replace(/@.*$/, "").replace(/\D/g, "") || digits };
+}

@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { idField, listQuery, MSG } from "./common";
+
+/** Spec §5: name required ('Obrigatório'), at least 3 ('Mensagem muito curta'). */
+export const tagNameField = z
+  .string({ error: MSG.obrigatorio })
+  .trim()
+  .min(1, { message: MSG.obrigatorio, abort: true })
+  .min(3, MSG.mensagemCurta)
+  .max(50, MSG.tooLong);
+
+export const tagColorField = z
+  .string({ error: MSG.obrigatorio })
+  .trim()
+  .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, "Invalid color");
+
+/** 0/1 as the spec keeps it; booleans and "0"/"1" from forms are accepted. */
+export const tagKanbanField = z
+  .union([z.literal(0), z.literal(1), z.boolean(), z.enum(["0", "1"])])
+  .transform((v): 0 | 1 => (v === 1 || v === true || v === "1" ? 1 : 0));
+
+export const tagCreateBody = z.object({
+  name: tagNameField,
+  /** Omitted (the ticket header creates tags by name only): a palette colour derived from the name. */
+  color: tagColorField.optional(),
+  /** Only admins (and supervisors, when that profile exists) may set 1. */
+  kanban: tagKanbanField.optional(),
+});
+export type TagCreateBody = z.input<typeof tagCreateBody>;
+
+export const tagUpdateBody = z.object({
+  name: tagNameField.optional(),
+  color: tagColorField.optional(),
+  kanban: tagKanbanField.optional(),
+});
+export type TagUpdateBody = z.input<typeof tagUpdateBody>;
+
+export const tagListQuery = listQuery;
+
+/** POST /tags/sync: the ticket's tags become exactly these (extra fields of each tag are ignored). */
+export const tagSyncBody = z.object({
+  ticketId: idField,
+  tags: z.array(z.object({ id: idField })).max(100),
+});
+export type TagSyncBody = z.input<typeof tagSyncBody>;
+
+export const ticketTagParams = z.object({ ticketId: idField, tagId: idField });
+export const ticketTagsParams = z.object({ ticketId: idField });
+
+export interface TagDTO {
+  id: number;
+  companyId: number;
+  name: string;
+  color: string;
+  kanban: 0 | 1;
+  userId: number | null;
+  createdAt: string;
+  updatedAt: string;
+  /** Tickets carrying the tag (GET /tags/ and GET /tags/:id). */
+  ticketsCount?: number;
+}
+
+export interface TagListResponse {
+  tags: TagDTO[];
+  hasMore: boolean;
+}
+
+export interface TagKanbanResponse {
+  lista: TagDTO[];
+}
