@@ -1,3 +1,4 @@
+import { createChannelManager, type ChannelManager } from "./channels";
 import type { Config } from "./config/env";
 import type { Database } from "./db/client";
 import { EventBus } from "./events/bus";
@@ -11,13 +12,17 @@ export interface AppContext {
   events: EventBus;
   passwords: PasswordHasher;
   tokens: TokenService;
+  /** WhatsApp sessions this process owns, and their events (channels/manager.ts). */
+  channels: ChannelManager;
 }
 
 export function createContext(config: Config, database: Database): AppContext {
+  const events = new EventBus();
   return {
     config,
     database,
-    events: new EventBus(),
+    events,
+    channels: createChannelManager(config, database, events),
     passwords: createPasswordHasher(config),
     tokens: new TokenService(config.jwtSecret, config.jwtRefreshSecret),
   };

@@ -20,6 +20,7 @@ async function main(): Promise<void> {
   ];
   if (config.generatedAdmin) lines.push(`  Login: ${config.generatedAdmin.email} / ${config.generatedAdmin.password}  (kept in ${config.dataDir}/secrets.json)`);
   else if (config.adminEmail) lines.push(`  Login: ${config.adminEmail} (password from ADMIN_PASSWORD)`);
+  if (started.demo) lines.push(`  Demo company: ${started.demo.email} / ${started.demo.password}  (kept in ${config.dataDir}/demo.json; simulator at ${started.url}/simulator)`);
   console.log(lines.join("\n") + "\n");
 
   const shutdown = async (signal: string) => {

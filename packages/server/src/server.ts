@@ -10,6 +10,8 @@ export interface Started {
   ctx: AppContext;
   url: string;
   createdAdmin: boolean;
+  /** The demo company's admin login, when the seed created it on this start (embedded, non-production). */
+  demo?: { email: string; password: string };
   stop(): Promise<void>;
 }
 
@@ -18,9 +20,11 @@ export async function startServer(config: Config): Promise<Started> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await database.migrate();
   const ctx = createContext(config, database);
-  const { createdAdmin } = await seed(ctx);
+  const { createdAdmin, demo } = await seed(ctx);
   const app = await buildApp(ctx);
   await app.listen({ port: config.port, host: config.host });
+  // WhatsApp sessions: claim this process's share of the connections (one owner each, by lease).
+  if (config.channels.autostart) await ctx.channels.start();
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   return {
@@ -28,7 +32,9 @@ export async function startServer(config: Config): Promise<Started> {
     ctx,
     url: config.publicUrl ?? `http://localhost:${port}`,
     createdAdmin,
+    demo,
     stop: async () => {
+      await ctx.channels.stop();
       await app.close();
       await database.close();
     },

@@ -56,7 +56,8 @@ export interface InboundMessage {
 
 export type ChannelEvent =
   | { type: "qr"; qr: string }
-  | { type: "status"; status: ConnectionStatus; reason?: string; retries?: number }
+  /** `account`: digits of the paired WhatsApp number, when the provider learns it (on CONNECTED). */
+  | { type: "status"; status: ConnectionStatus; reason?: string; retries?: number; account?: string }
   | { type: "message"; message: InboundMessage }
   /** Ack on the spec's scale: 1 sent, 2 delivered, 3 read, 4 played. Apply monotonically. */
   | { type: "ack"; providerMessageId: string; ack: 1 | 2 | 3 | 4 }

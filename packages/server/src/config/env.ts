@@ -30,7 +30,21 @@ const envSchema = z.object({
   DEFAULT_TIME_ZONE: z.string().default("America/Sao_Paulo"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
   WEB_DIST: z.string().optional(),
+  /** Channels (WhatsApp connections). Booleans accept true/false/1/0. */
+  SIMULATOR_ENABLED: z.enum(["true", "false", "1", "0"]).optional(),
+  SIMULATOR_ACK_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(1500),
+  SIMULATOR_INVALID_SUFFIX: z.string().regex(/^\d{0,8}$/).default("0000"),
+  CHANNEL_DEFAULT: z.enum(["simulator", "baileys"]).optional(),
+  CHANNELS_AUTOSTART: z.enum(["true", "false", "1", "0"]).optional(),
+  CHANNEL_LEASE_TTL_MS: z.coerce.number().int().min(200).default(30_000),
+  CHANNEL_LEASE_RENEW_MS: z.coerce.number().int().min(50).default(10_000),
+  CHANNEL_COMMAND_POLL_MS: z.coerce.number().int().min(20).default(1_000),
+  BAILEYS_RECONNECT_BASE_MS: z.coerce.number().int().min(1).default(2_000),
+  BAILEYS_RECONNECT_MAX_MS: z.coerce.number().int().min(1).default(300_000),
+  FFMPEG_PATH: z.string().default("ffmpeg"),
 });
+
+const flag = (value: string | undefined, fallback: boolean) => (value === undefined ? fallback : value === "true" || value === "1");
 
 export interface Config {
   env: "development" | "production" | "test";
@@ -50,6 +64,25 @@ export interface Config {
   webDist: string;
   /** argon2id cost: OWASP's minimum in production, cheap in tests. */
   argon2: { memoryCost: number; timeCost: number; parallelism: number };
+  /** WhatsApp channels: providers, single-owner leases, simulator. */
+  channels: {
+    /** The simulator provider and its /api/simulator API (off by default in production). */
+    simulatorEnabled: boolean;
+    /** Delay between the simulator's ack steps 1→2→3 on outbound messages; 0 = only through the API. */
+    simulatorAckDelayMs: number;
+    /** Simulated numbers ending with this suffix (or with fewer than 10 / more than 15 digits) have no WhatsApp. */
+    simulatorInvalidSuffix: string;
+    /** Provider of a new connection when the request names none. */
+    defaultChannel: "simulator" | "baileys";
+    /** Claim and start this process's connections at boot (off in tests). */
+    autostart: boolean;
+    leaseTtlMs: number;
+    leaseRenewMs: number;
+    commandPollMs: number;
+    baileysReconnectBaseMs: number;
+    baileysReconnectMaxMs: number;
+    ffmpegPath: string;
+  };
   /** Whether the embedded admin login was generated (and so is printed at start). */
   generatedAdmin?: { email: string; password: string };
 }
@@ -129,6 +162,19 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     defaultTimeZone: e.DEFAULT_TIME_ZONE,
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === "test" ? "silent" : "info"),
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : path.join(REPO_ROOT, "packages/web/dist"),
+    channels: {
+      simulatorEnabled: flag(e.SIMULATOR_ENABLED, !production),
+      simulatorAckDelayMs: e.SIMULATOR_ACK_DELAY_MS,
+      simulatorInvalidSuffix: e.SIMULATOR_INVALID_SUFFIX,
+      defaultChannel: e.CHANNEL_DEFAULT ?? (production || !flag(e.SIMULATOR_ENABLED, !production) ? "baileys" : "simulator"),
+      autostart: flag(e.CHANNELS_AUTOSTART, e.NODE_ENV !== "test"),
+      leaseTtlMs: e.CHANNEL_LEASE_TTL_MS,
+      leaseRenewMs: Math.min(e.CHANNEL_LEASE_RENEW_MS, Math.floor(e.CHANNEL_LEASE_TTL_MS / 2)),
+      commandPollMs: e.CHANNEL_COMMAND_POLL_MS,
+      baileysReconnectBaseMs: e.BAILEYS_RECONNECT_BASE_MS,
+      baileysReconnectMaxMs: e.BAILEYS_RECONNECT_MAX_MS,
+      ffmpegPath: e.FFMPEG_PATH,
+    },
     argon2:
       e.NODE_ENV === "test"
         ? { memoryCost: 1024, timeCost: 1, parallelism: 1 }

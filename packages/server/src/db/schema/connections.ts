@@ -103,5 +103,30 @@ export const connectionLeases = pgTable("connection_leases", {
     .references(() => companies.id, { onDelete: "cascade" }),
   ownerId: varchar("owner_id", { length: 100 }).notNull(),
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  /** A REST command (start | restart | newqr | stop) relayed to the owning process, which clears it once applied. */
+  command: varchar("command", { length: 20 }),
   ...timestamps,
 });
+
+/**
+ * Baileys Signal key store, one row per key (channels.md §2.2): `keys.set` writes only the keys it
+ * names, in one transaction, instead of rewriting one large JSON document. Secret, like connection_auth.
+ */
+export const connectionAuthKeys = pgTable(
+  "connection_auth_keys",
+  {
+    connectionId: integer("connection_id")
+      .notNull()
+      .references(() => connections.id, { onDelete: "cascade" }),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    /** pre-key | session | sender-key | app-state-sync-key | lid-mapping | device-list | tctoken … */
+    type: varchar("type", { length: 40 }).notNull(),
+    keyId: varchar("key_id", { length: 300 }).notNull(),
+    /** BufferJSON-encoded value. */
+    value: jsonb("value").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.connectionId, t.type, t.keyId] })],
+);

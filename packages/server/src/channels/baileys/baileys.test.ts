@@ -1,0 +1,426 @@
+/**
+ * The Baileys provider against a scripted stand-in for Baileys' socket (WhatsApp's servers are not
+ * reachable here). The stand-in emits Baileys' real event shapes: connection.update with
+ * lastDisconnect.error as a Boom (output.statusCode), messages.upsert with WAMessage objects,
+ * messages.update with proto.WebMessageInfo.Status values, call with WACallEvent.
+ */
+import { EventEmitter } from "node:events";
+import { and, eq } from "drizzle-orm";
+import pino from "pino";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { ConnectionDTO } from "@balcao/shared";
+import { connectionAuth, connectionAuthKeys, connections, plans } from "../../db/schema";
+import { buildTenant, type Session } from "../../test/factories";
+import { createTestApp, type TestApp } from "../../test/testApp";
+import type { ChannelEventContext } from "../manager";
+import type { ChannelEvent } from "../types";
+import { useDbAuthState } from "./authState";
+import { BaileysProvider, mapBaileysStatus, type BaileysLib } from "./provider";
+
+/** Polls with room for a loaded CI machine (other listeners, e.g. the message pipeline, run first). */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000, interval: 20 });
+
+/** Boom's shape, as Baileys puts it in lastDisconnect.error. */
+const boom = (statusCode: number) =>
+  Object.assign(new Error(`Connection Failure ${statusCode}`), { isBoom: true, output: { statusCode, payload: { statusCode, error: "x", message: "x" }, headers: {} } });
+
+class ScriptedSocket {
+  readonly ev = new EventEmitter();
+  user?: { id: string; name?: string };
+  sent: { jid: string; content: Record<string, unknown>; options?: { quoted?: unknown } }[] = [];
+  read: unknown[] = [];
+  rejected: [string, string][] = [];
+  ended = false;
+  loggedOut = false;
+  private n = 0;
+  readonly signalRepository = { lidMapping: { getPNForLID: async (lid: string) => (lid === "99887766@lid" ? "5511955554444@s.whatsapp.net" : null) } };
+  constructor(readonly config: Record<string, unknown>) {}
+  updateMediaMessage = async (m: unknown) => m;
+  async sendMessage(jid: string, content: Record<string, unknown>, options?: { quoted?: unknown }) {
+    this.sent.push({ jid, content, options });
+    return { key: { remoteJid: jid, fromMe: true, id: `3EB0SCRIPTED${++this.n}` }, message: {}, messageTimestamp: Math.floor(Date.now() / 1000) };
+  }
+  async readMessages(keys: unknown[]) {
+    this.read.push(...keys);
+  }
+  async onWhatsApp(digits: string) {
+    return [{ jid: `${digits.replace(/^55(\d\d)9/, "55$1")}@s.whatsapp.net`, exists: !digits.endsWith("0000") }];
+  }
+  async rejectCall(id: string, from: string) {
+    this.rejected.push([id, from]);
+  }
+  async logout() {
+    this.loggedOut = true;
+  }
+  async end() {
+    this.ended = true;
+  }
+  // Script helpers
+  update(u: object) {
+    this.ev.emit("connection.update", u);
+  }
+  open(jid = "5511911112222:7@s.whatsapp.net") {
+    // As Baileys does on pairing: creds.me is set on the auth state it was given, then creds.update.
+    const auth = this.config.auth as { creds: { me?: { id: string } } };
+    auth.creds.me = { id: jid };
+    this.ev.emit("creds.update", { me: { id: jid } });
+    this.user = { id: jid };
+    this.update({ connection: "open" });
+  }
+  close(code: number) {
+    this.update({ connection: "close", lastDisconnect: { error: boom(code), date: new Date() } });
+  }
+}
+
+let t: TestApp;
+let tenant: Awaited<ReturnType<typeof buildTenant>>;
+let sockets: ScriptedSocket[];
+let downloads: number;
+let failDownload = false;
+const events: { ctx: ChannelEventContext; event: ChannelEvent }[] = [];
+
+const call = (session: Session, method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: object) =>
+  t.app.inject({ method, url: `/api${url}`, headers: session.headers, ...(payload ? { payload } : {}) });
+
+const rowOf = async (id: number) => (await t.ctx.database.db.select().from(connections).where(eq(connections.id, id)))[0]!;
+const last = () => sockets[sockets.length - 1]!;
+let seq = 0;
+
+async function newConnection(): Promise<ConnectionDTO> {
+  const before = sockets.length;
+  const res = await call(tenant.adminSession, "POST", "/whatsapp", { name: `Baileys ${++seq}`, channel: "baileys" });
+  expect(res.statusCode, res.body).toBe(201);
+  await poll(() => sockets.length).toBe(before + 1);
+  return res.json();
+}
+
+async function connected(): Promise<ConnectionDTO> {
+  const c = await newConnection();
+  last().open();
+  await poll(async () => (await rowOf(c.id)).status).toBe("CONNECTED");
+  return c;
+}
+
+beforeAll(async () => {
+  t = await createTestApp({ CHANNEL_DEFAULT: "baileys" });
+  tenant = await buildTenant(t.app);
+  // This file creates many connections in one company: no plan limit.
+  await t.ctx.database.db.update(plans).set({ connections: 0 }).where(eq(plans.id, tenant.company.planId!));
+  const lib = await import("baileys");
+  t.ctx.channels.registerProvider(
+    new BaileysProvider({
+      db: t.ctx.database.db,
+      logger: pino({ level: "silent" }),
+      reconnectBaseMs: 20,
+      reconnectMaxMs: 80,
+      ffmpegPath: "/nonexistent/ffmpeg",
+      overrides: {
+        makeWASocket: ((config: Record<string, unknown>) => {
+          const s = new ScriptedSocket(config);
+          sockets.push(s);
+          return s;
+        }) as unknown as BaileysLib["makeWASocket"],
+        downloadMediaMessage: (async () => {
+          downloads++;
+          if (failDownload) throw new Error("media expired");
+          return Buffer.from(`bytes-${downloads}`);
+        }) as unknown as typeof lib.downloadMediaMessage,
+      },
+    }),
+  );
+  t.ctx.channels.onEvent(async (ctx, event) => {
+    events.push({ ctx, event });
+  });
+});
+beforeEach(() => {
+  sockets = [];
+  downloads = 0;
+  failDownload = false;
+  events.length = 0;
+});
+// Sessions left reconnecting (backoff) must not open sockets during the next test.
+afterEach(async () => {
+  for (const id of t.ctx.channels.localConnectionIds()) await t.ctx.channels.command(tenant.company.id, id, "stop");
+});
+afterAll(() => t.close());
+
+describe("connection.update → status", () => {
+  it("qr → qrcode, open → CONNECTED with the account number; creds persisted in the database as a versioned format", async () => {
+    const c = await newConnection();
+    expect(last().config).toMatchObject({ markOnlineOnConnect: false, syncFullHistory: false });
+    last().update({ connection: "connecting" });
+    last().update({ qr: "2@ABCDEF,ghijk==,lmno==" });
+    await poll(async () => (await rowOf(c.id)).status).toBe("qrcode");
+    expect((await rowOf(c.id)).qrcode).toBe("2@ABCDEF,ghijk==,lmno==");
+    last().ev.emit("creds.update", {});
+    await expect
+      .poll(async () => (await t.ctx.database.db.select().from(connectionAuth).where(eq(connectionAuth.connectionId, c.id)))[0]?.creds)
+      .toMatchObject({ format: "baileys-v7", creds: { noiseKey: expect.anything(), registrationId: expect.any(Number) } });
+    last().open();
+    await poll(async () => rowOf(c.id)).toMatchObject({ status: "CONNECTED", qrcode: "", retries: 0, number: "5511911112222" });
+    const wire = await call(tenant.adminSession, "GET", `/whatsapp/${c.id}`);
+    expect(wire.body).not.toMatch(/noiseKey|registrationId|baileys-v7/);
+  });
+
+  it.each([
+    [515, "restartRequired: reconnects at once", "OPENING", true, "kept"],
+    [428, "connectionClosed: reconnects after backoff", "OPENING", true, "kept"],
+    [503, "unavailableService: reconnects after backoff", "OPENING", true, "kept"],
+    [401, "loggedOut: credentials wiped, no reconnect", "DISCONNECTED", false, "wiped"],
+    [411, "multideviceMismatch: credentials wiped", "DISCONNECTED", false, "wiped"],
+    [440, "connectionReplaced: stops, no loop", "DISCONNECTED", false, "kept"],
+    [403, "forbidden: stops", "DISCONNECTED", false, "kept"],
+    [500, "badSession: Signal sessions cleared", "DISCONNECTED", false, "sessions cleared"],
+  ] as const)("close %i (%s) → %s", async (code, _what, status, reconnects, auth) => {
+    const c = await connected();
+    const db = t.ctx.database.db;
+    last().ev.emit("creds.update", {});
+    await poll(async () => (await db.select().from(connectionAuth).where(eq(connectionAuth.connectionId, c.id))).length).toBe(1);
+    await db.insert(connectionAuthKeys).values([
+      { connectionId: c.id, companyId: tenant.company.id, type: "session", keyId: "5511@s", value: { x: 1 } },
+      { connectionId: c.id, companyId: tenant.company.id, type: "pre-key", keyId: "1", value: { y: 2 } },
+    ]);
+    const before = sockets.length;
+    last().close(code);
+    await poll(async () => (await rowOf(c.id)).status).toBe(reconnects && code !== 515 ? "OPENING" : status);
+    if (reconnects) {
+      await expect.poll(() => sockets.length, { timeout: 2000 }).toBe(before + 1);
+      if (code !== 515) expect((await rowOf(c.id)).retries).toBe(1);
+      last().open();
+      await poll(async () => rowOf(c.id)).toMatchObject({ status: "CONNECTED", retries: 0 });
+    } else {
+      await new Promise((r) => setTimeout(r, 150));
+      expect(sockets.length).toBe(before);
+      expect(t.ctx.channels.isLocal(c.id)).toBe(false);
+      expect((await rowOf(c.id)).qrcode).toBe("");
+    }
+    const creds = await db.select().from(connectionAuth).where(eq(connectionAuth.connectionId, c.id));
+    const keys = await db.select({ type: connectionAuthKeys.type }).from(connectionAuthKeys).where(eq(connectionAuthKeys.connectionId, c.id));
+    if (auth === "wiped") expect({ creds: creds.length, keys: keys.length }).toEqual({ creds: 0, keys: 0 });
+    if (auth === "kept") expect({ creds: creds.length, keys: keys.length }).toEqual({ creds: 1, keys: 2 });
+    if (auth === "sessions cleared") expect({ creds: creds.length, keys: keys.map((k) => k.type) }).toEqual({ creds: 1, keys: ["pre-key"] });
+  });
+
+  it("close 408 (connection lost) → TIMEOUT with retries counted, backoff reconnects, open resets retries", async () => {
+    const c = await connected();
+    const seen: { status: string; retries: number }[] = [];
+    const unsubscribe = t.ctx.events.subscribe((e) => {
+      if (e.type === "connections.session" && e.connection.id === c.id) seen.push({ status: e.connection.status, retries: e.connection.retries });
+    });
+    last().close(408);
+    await poll(() => seen).toEqual(expect.arrayContaining([{ status: "TIMEOUT", retries: 1 }, { status: "OPENING", retries: 1 }]));
+    await expect.poll(() => sockets.length, { timeout: 2000 }).toBe(2);
+    last().close(408);
+    await poll(async () => (await rowOf(c.id)).retries).toBe(2);
+    await expect.poll(() => sockets.length, { timeout: 2000 }).toBe(3);
+    last().open();
+    await poll(async () => rowOf(c.id)).toMatchObject({ status: "CONNECTED", retries: 0 });
+    expect(seen.map((x) => x.status)).toEqual(["TIMEOUT", "OPENING", "TIMEOUT", "OPENING", "CONNECTED"]);
+    unsubscribe();
+  });
+
+  it("close 408 before any pairing (QR never scanned) → DISCONNECTED, no loop", async () => {
+    const c = await newConnection();
+    last().update({ qr: "2@unscanned" });
+    await poll(async () => (await rowOf(c.id)).status).toBe("qrcode");
+    last().close(408);
+    await poll(async () => rowOf(c.id)).toMatchObject({ status: "DISCONNECTED", qrcode: "" });
+    await new Promise((r) => setTimeout(r, 150));
+    expect(sockets.length).toBe(1);
+  });
+
+  it("disconnect (DELETE /whatsappsession) logs out and wipes the credentials; its own close event is ignored", async () => {
+    const c = await connected();
+    const sock = last();
+    await call(tenant.adminSession, "DELETE", `/whatsappsession/${c.id}`);
+    expect(sock.loggedOut).toBe(true);
+    sock.close(401);
+    await poll(async () => rowOf(c.id)).toMatchObject({ status: "DISCONNECTED" });
+    expect(await t.ctx.database.db.select().from(connectionAuth).where(eq(connectionAuth.connectionId, c.id))).toEqual([]);
+    expect(sockets.length).toBe(1);
+  });
+});
+
+describe("inbound: messages.upsert, messages.update, call", () => {
+  const upsert = (sock: ScriptedSocket, messages: object[], type = "notify") => sock.ev.emit("messages.upsert", { messages, type });
+  const msg = (id: string, message: object, key: object = {}) => ({
+    key: { remoteJid: "5511987654321@s.whatsapp.net", fromMe: false, id, ...key },
+    message,
+    messageTimestamp: 1_760_000_000,
+    pushName: "Maria",
+  });
+  const messagesOf = () => events.filter((e) => e.event.type === "message").map((e) => (e.event as Extract<ChannelEvent, { type: "message" }>).message);
+
+  it("maps every spec type, downloads media once, resolves LIDs, ignores history and noise", async () => {
+    const c = await connected();
+    const s = last();
+    const thumb = Buffer.from([0xff, 0xd8, 0xff]);
+    upsert(s, [
+      msg("T1", { conversation: "Oi" }),
+      msg("T2", { extendedTextMessage: { text: "respondendo", contextInfo: { stanzaId: "T1", participant: "5511987654321@s.whatsapp.net" } } }),
+      msg("I1", { imageMessage: { caption: "foto", mimetype: "image/jpeg", url: "https://mmg.whatsapp.net/x" } }),
+      msg("A1", { audioMessage: { mimetype: "audio/ogg; codecs=opus", ptt: true, seconds: 3 } }),
+      msg("V1", { videoMessage: { caption: "vídeo", mimetype: "video/mp4" } }),
+      msg("D1", { documentWithCaptionMessage: { message: { documentMessage: { fileName: "nota.pdf", mimetype: "application/pdf", caption: "segue" } } } }),
+      msg("L1", { locationMessage: { degreesLatitude: -23.5, degreesLongitude: -46.6, name: "Loja", address: "Rua A", jpegThumbnail: thumb } }),
+      msg("C1", { contactMessage: { displayName: "João", vcard: "BEGIN:VCARD\nVERSION:3.0\nFN:João\nEND:VCARD" } }),
+      msg("E1", { ephemeralMessage: { message: { conversation: "efêmera" } } }),
+      msg("R1", { reactionMessage: { key: { id: "T1" }, text: "👍" } }),
+      msg("LID1", { conversation: "via lid" }, { remoteJid: "12345678@lid", remoteJidAlt: "5511933332222@s.whatsapp.net" }),
+      msg("LID2", { conversation: "lid sem alt" }, { remoteJid: "99887766@lid" }),
+      msg("G1", { conversation: "no grupo" }, { remoteJid: "120363000000000001@g.us", participant: "5511977776666@s.whatsapp.net" }),
+    ]);
+    upsert(s, [msg("H1", { conversation: "histórico" })], "append");
+    await poll(() => messagesOf().length).toBe(12);
+    const byId = new Map(messagesOf().map((m) => [m.providerMessageId, m]));
+    expect(events.every((e) => e.ctx.connectionId === c.id && e.ctx.companyId === tenant.company.id)).toBe(true);
+    expect(byId.get("T1")).toMatchObject({ kind: "chat", body: "Oi", fromMe: false, chat: { id: "5511987654321", kind: "phone", pushName: "Maria" }, timestamp: new Date(1_760_000_000_000) });
+    expect(byId.get("T2")).toMatchObject({ kind: "chat", body: "respondendo", quotedProviderMessageId: "T1" });
+    expect(byId.get("I1")).toMatchObject({ kind: "image", body: "foto", media: { mimeType: "image/jpeg" } });
+    expect(byId.get("A1")).toMatchObject({ kind: "audio", media: { mimeType: "audio/ogg; codecs=opus", voice: true } });
+    expect(byId.get("V1")).toMatchObject({ kind: "video", body: "vídeo" });
+    expect(byId.get("D1")).toMatchObject({ kind: "document", body: "segue", media: { fileName: "nota.pdf", mimeType: "application/pdf" } });
+    expect(byId.get("L1")!.body).toBe(`data:image/jpeg;base64,${thumb.toString("base64")}|https://maps.google.com/maps?q=-23.5%2C-46.6&z=17&hl=pt-BR|Loja - Rua A`);
+    expect(byId.get("C1")).toMatchObject({ kind: "vcard", body: expect.stringContaining("FN:João") });
+    expect(byId.get("E1")).toMatchObject({ kind: "chat", body: "efêmera" });
+    expect(byId.get("LID1")!.chat).toEqual({ id: "12345678", kind: "wa_lid", alternates: [{ kind: "phone", id: "5511933332222" }], pushName: "Maria" });
+    expect(byId.get("LID2")!.chat).toMatchObject({ id: "99887766", kind: "wa_lid", alternates: [{ kind: "phone", id: "5511955554444" }] });
+    expect(byId.get("G1")).toMatchObject({ chat: { id: "120363000000000001", kind: "group" }, participant: { id: "5511977776666", kind: "phone" } });
+    expect(byId.has("R1")).toBe(false);
+    expect(byId.has("H1")).toBe(false);
+    expect(downloads).toBe(4); // image, audio, video, document: once each
+    expect(byId.get("I1")!.media!.data.toString()).toMatch(/^bytes-\d$/);
+  });
+
+  it("keeps the message when its media cannot be downloaded", async () => {
+    await connected();
+    failDownload = true;
+    upsert(last(), [msg("I2", { imageMessage: { caption: "sem mídia", mimetype: "image/jpeg" } })]);
+    await poll(() => messagesOf().length).toBe(1);
+    expect(messagesOf()[0]).toMatchObject({ kind: "image", body: "sem mídia" });
+    expect(messagesOf()[0]!.media).toBeUndefined();
+  });
+
+  it("revokes (protocolMessage REVOKE or a stub update) become one `deleted` event", async () => {
+    await connected();
+    upsert(last(), [msg("P1", { protocolMessage: { type: 0, key: { remoteJid: "5511987654321@s.whatsapp.net", fromMe: false, id: "T9" } } })]);
+    last().ev.emit("messages.update", [{ key: { remoteJid: "5511987654321@s.whatsapp.net", fromMe: false, id: "T9" }, update: { message: null, messageStubType: 1 } }]);
+    last().ev.emit("messages.update", [{ key: { remoteJid: "5511987654321@s.whatsapp.net", fromMe: false, id: "T8" }, update: { messageStubType: 1 } }]);
+    await poll(() => events.filter((e) => e.event.type === "deleted").length).toBe(2);
+    expect(events.map((e) => e.event)).toEqual([
+      { type: "deleted", providerMessageId: "T9", chat: { id: "5511987654321", kind: "phone", pushName: "Maria" } },
+      { type: "deleted", providerMessageId: "T8", chat: { id: "5511987654321", kind: "phone" } },
+    ]);
+  });
+
+  it("messages.update statuses → acks 1–4 on the spec's scale, monotonic; ERROR → failed", async () => {
+    expect([0, 1, 2, 3, 4, 5].map(mapBaileysStatus)).toEqual(["failed", null, 1, 2, 3, 4]);
+    await connected();
+    const key = { remoteJid: "5511987654321@s.whatsapp.net", fromMe: true, id: "OUT1" };
+    for (const status of [2, 3, 4, 3, 5, 2]) last().ev.emit("messages.update", [{ key, update: { status } }]);
+    last().ev.emit("messages.update", [{ key: { ...key, id: "OUT2" }, update: { status: 0 } }]);
+    last().ev.emit("messages.update", [{ key: { ...key, fromMe: false, id: "IN1" }, update: { status: 4 } }]);
+    await poll(() => events.length).toBe(5);
+    expect(events.map((e) => e.event)).toEqual([
+      { type: "ack", providerMessageId: "OUT1", ack: 1 },
+      { type: "ack", providerMessageId: "OUT1", ack: 2 },
+      { type: "ack", providerMessageId: "OUT1", ack: 3 },
+      { type: "ack", providerMessageId: "OUT1", ack: 4 },
+      { type: "failed", providerMessageId: "OUT2", error: "ERROR" },
+    ]);
+  });
+
+  it("call offers become call events (LID callers carry the phone as alternate); contacts become contacts", async () => {
+    await connected();
+    last().ev.emit("call", [
+      { chatId: "5511987654321@s.whatsapp.net", from: "5511987654321@s.whatsapp.net", id: "CALL1", date: new Date(), isVideo: false, status: "offer", offline: false },
+      { chatId: "x", from: "12345678@lid", callerPn: "5511933332222@s.whatsapp.net", id: "CALL2", date: new Date(), isVideo: true, status: "offer", offline: false },
+      { chatId: "x", from: "5511987654321@s.whatsapp.net", id: "CALL1", date: new Date(), status: "ringing", offline: false },
+    ]);
+    last().ev.emit("contacts.upsert", [{ id: "5511987654321@s.whatsapp.net", notify: "Maria" }]);
+    await poll(() => events.length).toBe(3);
+    expect(events.map((e) => e.event)).toEqual([
+      { type: "call", callId: "CALL1", from: { id: "5511987654321", kind: "phone" }, isVideo: false, status: "offer" },
+      { type: "call", callId: "CALL2", from: { id: "12345678", kind: "wa_lid", alternates: [{ kind: "phone", id: "5511933332222" }] }, isVideo: true, status: "offer" },
+      { type: "contacts", contacts: [{ address: { id: "5511987654321", kind: "phone" }, name: "Maria" }] },
+    ]);
+  });
+});
+
+describe("outbound through the session", () => {
+  it("maps each content kind to Baileys' content, quotes, deletes, reads, checks numbers, rejects calls", async () => {
+    const c = await connected();
+    const session = t.ctx.channels.session(tenant.company.id, c.id);
+    const to = { id: "5511987654321", kind: "phone" as const };
+    const s = last();
+    const text = await session.send({ to, content: { kind: "text", body: "Olá" } });
+    expect(text.providerMessageId).toMatch(/^3EB0SCRIPTED/);
+    await session.send({ to, content: { kind: "text", body: "citando" }, quotedProviderMessageId: text.providerMessageId });
+    await session.send({ to: { id: "12345678", kind: "wa_lid" }, content: { kind: "image", data: Buffer.from("img"), mimeType: "image/png", fileName: "a.png", caption: "c" } });
+    await session.send({ to, content: { kind: "document", data: Buffer.from("%PDF"), mimeType: "application/pdf", fileName: "a.pdf" } });
+    const ogg = Buffer.concat([Buffer.from("OggS"), Buffer.alloc(20)]);
+    await session.send({ to, content: { kind: "audio", data: ogg, mimeType: "audio/ogg", fileName: "v.ogg", voice: true } });
+    await session.send({ to, content: { kind: "audio", data: Buffer.from("ID3mp3"), mimeType: "audio/mpeg", fileName: "v.mp3", voice: true } });
+    await session.send({ to, content: { kind: "location", latitude: -23.5, longitude: -46.6, name: "Loja" } });
+    await session.send({ to, content: { kind: "vcard", displayName: "João", vcard: "BEGIN:VCARD\nEND:VCARD" } });
+    expect(s.sent.map((x) => [x.jid, Object.keys(x.content).sort().join(",")])).toEqual([
+      ["5511987654321@s.whatsapp.net", "text"],
+      ["5511987654321@s.whatsapp.net", "text"],
+      ["12345678@lid", "caption,image,mimetype"],
+      ["5511987654321@s.whatsapp.net", "document,fileName,mimetype"],
+      ["5511987654321@s.whatsapp.net", "audio,mimetype,ptt"],
+      ["5511987654321@s.whatsapp.net", "audio,mimetype"],
+      ["5511987654321@s.whatsapp.net", "location"],
+      ["5511987654321@s.whatsapp.net", "contacts"],
+    ]);
+    expect((s.sent[1]!.options!.quoted as { key: { id: string } }).key.id).toBe(text.providerMessageId);
+    expect(s.sent[4]!.content).toMatchObject({ ptt: true, mimetype: "audio/ogg; codecs=opus" });
+    // No ffmpeg on this machine (FFMPEG_PATH points nowhere): an MP3 voice note goes as a plain audio file, not a fake PTT.
+    expect(s.sent[5]!.content).toEqual({ audio: Buffer.from("ID3mp3"), mimetype: "audio/mpeg" });
+    expect(s.sent[6]!.content).toEqual({ location: { degreesLatitude: -23.5, degreesLongitude: -46.6, name: "Loja", address: undefined } });
+
+    await session.deleteMessage(to, text.providerMessageId);
+    expect(s.sent.at(-1)!.content).toEqual({ delete: { remoteJid: "5511987654321@s.whatsapp.net", fromMe: true, id: text.providerMessageId } });
+    await session.markRead(to, ["IN1", "IN2"]);
+    expect(s.read).toEqual([
+      { remoteJid: "5511987654321@s.whatsapp.net", id: "IN1", fromMe: false },
+      { remoteJid: "5511987654321@s.whatsapp.net", id: "IN2", fromMe: false },
+    ]);
+    expect(await session.checkNumber("5511987654321")).toBe("551187654321");
+    expect(await session.checkNumber("5511900000000")).toBeNull();
+    await session.rejectCall("CALL1", to);
+    expect(s.rejected).toEqual([["CALL1", "5511987654321@s.whatsapp.net"]]);
+
+    s.close(428);
+    await poll(async () => (await rowOf(c.id)).status).toBe("OPENING");
+    await expect(session.send({ to, content: { kind: "text", body: "x" } })).rejects.toMatchObject({ code: "NOT_CONNECTED" });
+  });
+});
+
+describe("DB auth state", () => {
+  it("round-trips creds and per-key rows with Buffers; null deletes; app-state-sync-key is revived", async () => {
+    const c = await newConnection();
+    const lib = (await import("baileys")) as unknown as BaileysLib;
+    const db = t.ctx.database.db;
+    const first = await useDbAuthState(db, lib, tenant.company.id, c.id);
+    expect(first.paired()).toBe(false);
+    await first.saveCreds();
+    await first.state.keys.set({
+      "pre-key": { "1": { public: Buffer.from([1, 2, 3]), private: Buffer.from([4, 5, 6]) }, "2": { public: Buffer.from([7]), private: Buffer.from([8]) } },
+      session: { "5511@s.whatsapp.net.0": Buffer.from("sess") },
+      "app-state-sync-key": { AAA: { keyData: Buffer.from("kd"), timestamp: 1 } },
+      "lid-mapping": { "5511": "12345678" },
+    });
+    await first.state.keys.set({ "pre-key": { "2": null } });
+    const again = await useDbAuthState(db, lib, tenant.company.id, c.id);
+    expect(Buffer.from(again.state.creds.noiseKey.public).equals(Buffer.from(first.state.creds.noiseKey.public))).toBe(true);
+    const preKeys = await again.state.keys.get("pre-key", ["1", "2"]);
+    expect(Object.keys(preKeys)).toEqual(["1"]);
+    expect(Buffer.isBuffer(preKeys["1"]!.public) && preKeys["1"]!.public.equals(Buffer.from([1, 2, 3]))).toBe(true);
+    const sync = await again.state.keys.get("app-state-sync-key", ["AAA"]);
+    expect(sync.AAA).toBeInstanceOf(lib.proto.Message.AppStateSyncKeyData);
+    expect(await again.state.keys.get("lid-mapping", ["5511"])).toEqual({ "5511": "12345678" });
+    const rows = await db.select({ type: connectionAuthKeys.type }).from(connectionAuthKeys).where(and(eq(connectionAuthKeys.connectionId, c.id)));
+    expect(rows.map((r) => r.type).sort()).toEqual(["app-state-sync-key", "lid-mapping", "pre-key", "session"]);
+  });
+});

@@ -1,0 +1,623 @@
+/**
+ * Baileys v7 provider (numbers paired by QR). Maps Baileys' socket events to ChannelEvents and our
+ * OutboundContent to Baileys' content; nothing of Baileys leaves this folder.
+ *
+ * connection.update → status (channels.md §2.3):
+ *   qr → `qr` event (status qrcode) · connecting → OPENING · open → CONNECTED (retries 0, account number)
+ *   close 515 restartRequired → OPENING, new socket at once (expected right after pairing)
+ *   close 408 timedOut/connectionLost → TIMEOUT, retries+1, reconnect after exponential backoff + jitter
+ *         (before the first pairing 408 means the QR was never scanned → DISCONNECTED, no loop)
+ *   close 428 / 503 / unknown → OPENING, retries+1, reconnect after backoff
+ *   close 401 loggedOut → credentials wiped, DISCONNECTED (a new QR is needed)
+ *   close 440 connectionReplaced → DISCONNECTED, no reconnect (another owner holds the number)
+ *   close 500 badSession → Signal sessions cleared, DISCONNECTED
+ *   close 411 multideviceMismatch → credentials wiped, DISCONNECTED
+ *   close 403 forbidden → DISCONNECTED (likely banned), no reconnect
+ * messages.upsert (notify) → `message` (media downloaded once, here) · protocolMessage REVOKE → `deleted`
+ * messages.update status → `ack` on the spec scale (2→1, 3→2, 4→3, 5→4; monotonic) · ERROR 0 → `failed`
+ * call (offer) → `call` · contacts.upsert / lid-mapping.update → `contacts`
+ */
+import type { ConnectionState, Contact, WACallEvent, WAMessage, WAMessageKey, WAMessageUpdate, WASocket, proto as ProtoNs } from "baileys";
+import type { Logger } from "pino";
+import type { ConnectionStatus } from "@balcao/shared";
+import type { Db } from "../../db/client";
+import { backoffDelay, locationBody } from "../format";
+import {
+  ChannelError,
+  type ChannelAddress,
+  type ChannelEvent,
+  type ChannelProvider,
+  type ChannelSession,
+  type ChannelSessionOptions,
+  type InboundMessage,
+  type MessageKind,
+  type SendRequest,
+  type SendResult,
+} from "../types";
+import { clearSignalSessions, useDbAuthState, wipeAuthState } from "./authState";
+import { isOggOpus, toOggOpus } from "./audio";
+
+export type BaileysModule = typeof import("baileys");
+/** The parts of the library the provider uses; tests replace makeWASocket and downloadMediaMessage. */
+export type BaileysLib = Pick<
+  BaileysModule,
+  "makeWASocket" | "downloadMediaMessage" | "fetchLatestBaileysVersion" | "makeCacheableSignalKeyStore" | "initAuthCreds" | "BufferJSON" | "proto" | "getContentType" | "jidDecode"
+>;
+
+export interface BaileysProviderOptions {
+  db: Db;
+  logger: Logger;
+  reconnectBaseMs: number;
+  reconnectMaxMs: number;
+  ffmpegPath: string;
+  /** Ask WhatsApp's servers for the current web version before connecting (off in tests). */
+  fetchVersion?: boolean;
+  /** Replaces parts of the library (tests inject a scripted socket factory). */
+  overrides?: Partial<BaileysLib>;
+}
+
+const STATUS = { ERROR: 0, PENDING: 1, SERVER_ACK: 2, DELIVERY_ACK: 3, READ: 4, PLAYED: 5 } as const;
+const REVOKE = 0; // proto.Message.ProtocolMessage.Type.REVOKE
+const STUB_REVOKE = 1; // proto.WebMessageInfo.StubType.REVOKE
+
+/** Baileys' WebMessageInfo.Status → the spec's ack (1 sent, 2 delivered, 3 read, 4 played). */
+export function mapBaileysStatus(status: number): 1 | 2 | 3 | 4 | "failed" | null {
+  switch (status) {
+    case STATUS.ERROR:
+      return "failed";
+    case STATUS.SERVER_ACK:
+      return 1;
+    case STATUS.DELIVERY_ACK:
+      return 2;
+    case STATUS.READ:
+      return 3;
+    case STATUS.PLAYED:
+      return 4;
+    default:
+      return null;
+  }
+}
+
+/** A bounded map: oldest entries go first. */
+class Lru<K, V> {
+  private readonly map = new Map<K, V>();
+  constructor(private readonly max: number) {}
+  get(key: K): V | undefined {
+    return this.map.get(key);
+  }
+  set(key: K, value: V): void {
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value as K);
+  }
+  values(): V[] {
+    return [...this.map.values()];
+  }
+}
+
+export class BaileysProvider implements ChannelProvider {
+  readonly name = "baileys" as const;
+  private libPromise?: Promise<BaileysLib>;
+  private versionPromise?: Promise<[number, number, number] | undefined>;
+
+  constructor(readonly options: BaileysProviderOptions) {}
+
+  /** Loads Baileys on first use (ESM, ~1 s): processes without Baileys connections never pay for it. */
+  lib(): Promise<BaileysLib> {
+    this.libPromise ??= import("baileys").then((m) => ({ ...m, ...this.options.overrides }) as BaileysLib);
+    return this.libPromise;
+  }
+
+  /** WhatsApp version bumps break QR generation: use the current one when reachable (5 s budget). */
+  async version(): Promise<[number, number, number] | undefined> {
+    if (!this.options.fetchVersion) return undefined;
+    this.versionPromise ??= this.lib().then(async (lib) => {
+      const timeout = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5000).unref());
+      const fetched = await Promise.race([lib.fetchLatestBaileysVersion().catch(() => undefined), timeout]);
+      return fetched?.version as [number, number, number] | undefined;
+    });
+    return this.versionPromise;
+  }
+
+  createSession(options: ChannelSessionOptions): BaileysSession {
+    return new BaileysSession(this, options);
+  }
+}
+
+export class BaileysSession implements ChannelSession {
+  private sock?: WASocket;
+  private generation = 0;
+  private stopped = false;
+  private attempts = 0;
+  private paired = false;
+  private status?: ConnectionStatus;
+  private reconnectTimer?: NodeJS.Timeout;
+  /** Events are handled one at a time, in the order Baileys emitted them. */
+  private queue = Promise.resolve();
+  private readonly acks = new Lru<string, number>(10_000);
+  private readonly revoked = new Lru<string, true>(2_000);
+  private readonly recent = new Lru<string, WAMessage>(1_000);
+  private readonly contacts = new Map<string, { address: ChannelAddress; name?: string }>();
+
+  constructor(
+    private readonly provider: BaileysProvider,
+    private readonly options: ChannelSessionOptions,
+  ) {}
+
+  private get db(): Db {
+    return this.provider.options.db;
+  }
+
+  private get log(): Logger {
+    return this.provider.options.logger;
+  }
+
+  private emit(event: ChannelEvent): Promise<void> {
+    if (event.type === "status") this.status = event.status;
+    return this.options.emit(event);
+  }
+
+  async connect(): Promise<void> {
+    this.stopped = false;
+    this.attempts = 0;
+    await this.open();
+  }
+
+  private async open(): Promise<void> {
+    if (this.stopped) return;
+    const lib = await this.provider.lib();
+    await this.emit({ type: "status", status: "OPENING", retries: this.attempts || undefined });
+    const auth = await useDbAuthState(this.db, lib, this.options.companyId, this.options.connectionId);
+    // Once paired in this session, a reconnect with the same creds is still paired.
+    this.paired ||= auth.paired();
+    const version = await this.provider.version();
+    if (this.stopped) return;
+    const generation = ++this.generation;
+    const sock = lib.makeWASocket({
+      auth: { creds: auth.state.creds, keys: lib.makeCacheableSignalKeyStore(auth.state.keys, this.log) },
+      ...(version && { version }),
+      logger: this.log,
+      markOnlineOnConnect: false,
+      syncFullHistory: false,
+      shouldIgnoreJid: (jid: string) => jid === "status@broadcast" || jid.endsWith("@broadcast") || jid.endsWith("@newsletter"),
+      getMessage: async (key: WAMessageKey) => (key.id ? (this.recent.get(key.id)?.message ?? undefined) : undefined),
+    });
+    this.sock = sock;
+    const on = <T>(event: string, handler: (payload: T) => Promise<void>) =>
+      (sock.ev.on as (e: string, h: (p: T) => void) => void)(event, (payload: T) => {
+        this.queue = this.queue
+          .then(() => (generation === this.generation && !this.stopped ? handler(payload) : undefined))
+          .catch((err) => this.log.error({ err, event, connectionId: this.options.connectionId }, "baileys event failed"));
+      });
+    on<Partial<typeof auth.state.creds>>("creds.update", async () => {
+      await auth.saveCreds();
+      this.paired ||= auth.paired();
+    });
+    on<Partial<ConnectionState>>("connection.update", (u) => this.onConnectionUpdate(lib, sock, u));
+    on<{ messages: WAMessage[]; type: string }>("messages.upsert", async (u) => {
+      if (u.type !== "notify") return; // "append" = history / placeholders: not live traffic
+      for (const msg of u.messages) await this.onMessage(lib, sock, msg);
+    });
+    on<WAMessageUpdate[]>("messages.update", (updates) => this.onMessagesUpdate(lib, updates));
+    on<WACallEvent[]>("call", (calls) => this.onCalls(lib, calls));
+    on<Contact[]>("contacts.upsert", (contacts) => this.onContacts(lib, contacts));
+    on<{ lid: string; pn: string }>("lid-mapping.update", async (m) => {
+      const lid = lib.jidDecode(m.lid)?.user;
+      const pn = lib.jidDecode(m.pn)?.user;
+      if (!lid || !pn) return;
+      const address: ChannelAddress = { id: lid, kind: "wa_lid", alternates: [{ kind: "phone", id: pn }] };
+      await this.emit({ type: "contacts", contacts: [{ address }] });
+    });
+  }
+
+  // ─── connection.update ────────────────────────────────────────────────────────────────────────
+
+  private async onConnectionUpdate(lib: BaileysLib, sock: WASocket, update: Partial<ConnectionState>): Promise<void> {
+    if (update.qr) await this.emit({ type: "qr", qr: update.qr });
+    if (update.connection === "connecting" && this.status !== "OPENING") await this.emit({ type: "status", status: "OPENING" });
+    if (update.connection === "open") {
+      this.attempts = 0;
+      this.paired = true;
+      const account = sock.user?.id ? lib.jidDecode(sock.user.id)?.user : undefined;
+      await this.emit({ type: "status", status: "CONNECTED", retries: 0, account });
+    }
+    if (update.connection === "close") {
+      const error = update.lastDisconnect?.error as { output?: { statusCode?: number } } | undefined;
+      await this.onClose(error?.output?.statusCode);
+    }
+  }
+
+  private async onClose(code: number | undefined): Promise<void> {
+    this.sock = undefined;
+    const id = this.options.connectionId;
+    const stop = async (reason: string) => {
+      this.stopped = true;
+      await this.emit({ type: "status", status: "DISCONNECTED", reason });
+    };
+    switch (code) {
+      case 515: // restartRequired: expected right after pairing
+        await this.emit({ type: "status", status: "OPENING", reason: "restartRequired" });
+        setImmediate(() => void this.open().catch((err) => this.log.error({ err, connectionId: id }, "reopen failed")));
+        return;
+      case 401: // loggedOut (also device_removed)
+        await wipeAuthState(this.db, id);
+        return stop("loggedOut");
+      case 411: // multideviceMismatch
+        await wipeAuthState(this.db, id);
+        return stop("multideviceMismatch");
+      case 500: // badSession
+        await clearSignalSessions(this.db, id);
+        return stop("badSession");
+      case 440: // connectionReplaced: never loop against the other owner
+        return stop("connectionReplaced");
+      case 403: // forbidden: likely banned
+        return stop("forbidden");
+      case 408: // timedOut / connectionLost
+        if (!this.paired) return stop("qrTimeout");
+        this.attempts++;
+        await this.emit({ type: "status", status: "TIMEOUT", reason: "connectionLost", retries: this.attempts });
+        return this.scheduleReconnect();
+      default: // 428 connectionClosed, 503 unavailableService, anything else
+        this.attempts++;
+        await this.emit({ type: "status", status: "OPENING", reason: code ? `closed:${code}` : "closed", retries: this.attempts });
+        return this.scheduleReconnect();
+    }
+  }
+
+  private scheduleReconnect(): void {
+    const { reconnectBaseMs, reconnectMaxMs } = this.provider.options;
+    const delay = backoffDelay(this.attempts, reconnectBaseMs, reconnectMaxMs);
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      void this.open().catch((err) => this.log.error({ err, connectionId: this.options.connectionId }, "reconnect failed"));
+    }, delay);
+    this.reconnectTimer.unref?.();
+  }
+
+  // ─── Addresses ────────────────────────────────────────────────────────────────────────────────
+
+  private async address(lib: BaileysLib, sock: WASocket | undefined, jid: string, alt?: string | null, pushName?: string | null): Promise<ChannelAddress> {
+    const decoded = lib.jidDecode(jid);
+    const user = decoded?.user ?? jid.split("@")[0]!;
+    const server = decoded?.server ?? jid.split("@")[1];
+    const withName = (a: ChannelAddress): ChannelAddress => (pushName ? { ...a, pushName } : a);
+    if (server === "g.us") return { id: user, kind: "group" };
+    if (server === "lid") {
+      let pn = alt && lib.jidDecode(alt)?.server === "s.whatsapp.net" ? lib.jidDecode(alt)?.user : undefined;
+      if (!pn && sock) pn = (await sock.signalRepository?.lidMapping?.getPNForLID(jid).catch(() => null)) ?? undefined;
+      if (pn) pn = lib.jidDecode(pn)?.user ?? pn;
+      return withName({ id: user, kind: "wa_lid", ...(pn && { alternates: [{ kind: "phone" as const, id: pn }] }) });
+    }
+    const lid = alt && lib.jidDecode(alt)?.server === "lid" ? lib.jidDecode(alt)?.user : undefined;
+    return withName({ id: user, kind: "phone", ...(lid && { alternates: [{ kind: "wa_lid" as const, id: lid }] }) });
+  }
+
+  private toJid(address: ChannelAddress): string {
+    switch (address.kind) {
+      case "phone":
+        return `${address.id}@s.whatsapp.net`;
+      case "wa_lid":
+        return `${address.id}@lid`;
+      case "group":
+        return `${address.id}@g.us`;
+      default: {
+        const phone = address.alternates?.find((a) => a.kind === "phone");
+        if (phone) return `${phone.id}@s.whatsapp.net`;
+        throw new ChannelError("INVALID_NUMBER", `baileys cannot address ${address.kind}`);
+      }
+    }
+  }
+
+  // ─── Inbound ──────────────────────────────────────────────────────────────────────────────────
+
+  private unwrap(message: ProtoNs.IMessage): ProtoNs.IMessage {
+    let m = message;
+    for (let i = 0; i < 4; i++) {
+      const inner =
+        m.ephemeralMessage?.message ??
+        m.viewOnceMessage?.message ??
+        m.viewOnceMessageV2?.message ??
+        m.viewOnceMessageV2Extension?.message ??
+        m.documentWithCaptionMessage?.message ??
+        m.editedMessage?.message;
+      if (!inner) break;
+      m = inner;
+    }
+    return m;
+  }
+
+  private async onMessage(lib: BaileysLib, sock: WASocket, msg: WAMessage): Promise<void> {
+    const key = msg.key as WAMessageKey;
+    if (!key?.remoteJid || !key.id || !msg.message) return;
+    if (key.remoteJid.endsWith("@broadcast") || key.remoteJid.endsWith("@newsletter")) return;
+    const content = this.unwrap(msg.message);
+    const type = lib.getContentType(content);
+    if (!type) return;
+    const chat = await this.address(lib, sock, key.remoteJid, key.remoteJidAlt, key.remoteJid.endsWith("@g.us") || key.fromMe ? undefined : msg.pushName);
+
+    if (type === "protocolMessage") {
+      const p = content.protocolMessage!;
+      if (p.type === REVOKE && p.key?.id) await this.emitDeleted(p.key.id, chat);
+      return;
+    }
+
+    let kind: MessageKind = "chat";
+    let body = "";
+    let mediaNode: { mimetype?: string | null; fileName?: string | null; ptt?: boolean | null } | undefined;
+    switch (type) {
+      case "conversation":
+        body = content.conversation ?? "";
+        break;
+      case "extendedTextMessage":
+        body = content.extendedTextMessage?.text ?? "";
+        break;
+      case "imageMessage":
+        kind = "image";
+        body = content.imageMessage?.caption ?? "";
+        mediaNode = content.imageMessage!;
+        break;
+      case "videoMessage":
+        kind = "video";
+        body = content.videoMessage?.caption ?? "";
+        mediaNode = content.videoMessage!;
+        break;
+      case "audioMessage":
+        kind = "audio";
+        mediaNode = content.audioMessage!;
+        break;
+      case "documentMessage":
+        kind = "document";
+        body = content.documentMessage?.caption ?? "";
+        mediaNode = content.documentMessage!;
+        break;
+      case "stickerMessage":
+        kind = "sticker";
+        mediaNode = content.stickerMessage!;
+        break;
+      case "locationMessage":
+      case "liveLocationMessage": {
+        const l = (content.locationMessage ?? content.liveLocationMessage)!;
+        const description = content.locationMessage
+          ? [content.locationMessage.name, content.locationMessage.address].filter(Boolean).join(" - ")
+          : (content.liveLocationMessage?.caption ?? "");
+        const thumb = l.jpegThumbnail ? `data:image/jpeg;base64,${Buffer.from(l.jpegThumbnail).toString("base64")}` : "";
+        kind = "location";
+        body = locationBody(l.degreesLatitude ?? 0, l.degreesLongitude ?? 0, description ?? "", thumb);
+        break;
+      }
+      case "contactMessage":
+        kind = "vcard";
+        body = content.contactMessage?.vcard ?? "";
+        break;
+      case "contactsArrayMessage":
+        kind = "vcard";
+        body = (content.contactsArrayMessage?.contacts ?? []).map((c) => c.vcard ?? "").join("\n");
+        break;
+      case "buttonsResponseMessage":
+        body = content.buttonsResponseMessage?.selectedDisplayText ?? "";
+        break;
+      case "listResponseMessage":
+        body = content.listResponseMessage?.title ?? content.listResponseMessage?.singleSelectReply?.selectedRowId ?? "";
+        break;
+      case "templateButtonReplyMessage":
+        body = content.templateButtonReplyMessage?.selectedDisplayText ?? "";
+        break;
+      default:
+        // Reactions, polls, key distribution and other protocol noise have no spec rendering.
+        return;
+    }
+
+    const contextInfo = (content[type as keyof ProtoNs.IMessage] as { contextInfo?: ProtoNs.IContextInfo } | undefined)?.contextInfo;
+    const participant =
+      key.remoteJid.endsWith("@g.us") && key.participant ? await this.address(lib, sock, key.participant, key.participantAlt, msg.pushName) : undefined;
+
+    let media: InboundMessage["media"];
+    if (mediaNode) {
+      // Downloaded once, now: WhatsApp's media URLs expire (channels.md §2.5).
+      try {
+        const data = await lib.downloadMediaMessage(msg, "buffer", {}, { logger: this.log, reuploadRequest: sock.updateMediaMessage });
+        media = {
+          data: data as Buffer,
+          mimeType: mediaNode.mimetype ?? "application/octet-stream",
+          ...(mediaNode.fileName && { fileName: mediaNode.fileName }),
+          ...(kind === "audio" && { voice: !!mediaNode.ptt }),
+        };
+      } catch (err) {
+        this.log.warn({ err, connectionId: this.options.connectionId, id: key.id }, "media download failed; message kept without media");
+      }
+    }
+
+    const seconds = Number(msg.messageTimestamp ?? 0);
+    const message: InboundMessage = {
+      providerMessageId: key.id,
+      chat,
+      ...(participant && { participant }),
+      fromMe: !!key.fromMe,
+      kind,
+      body,
+      ...(media && { media }),
+      ...(contextInfo?.stanzaId && { quotedProviderMessageId: contextInfo.stanzaId }),
+      timestamp: seconds > 0 ? new Date(seconds * 1000) : new Date(),
+    };
+    this.recent.set(key.id, msg);
+    await this.emit({ type: "message", message });
+  }
+
+  private async emitDeleted(providerMessageId: string, chat: ChannelAddress): Promise<void> {
+    if (this.revoked.get(providerMessageId)) return;
+    this.revoked.set(providerMessageId, true);
+    await this.emit({ type: "deleted", providerMessageId, chat });
+  }
+
+  private async onMessagesUpdate(lib: BaileysLib, updates: WAMessageUpdate[]): Promise<void> {
+    for (const { key, update } of updates) {
+      if (!key?.id) continue;
+      if (key.remoteJid && (update.message === null || update.messageStubType === STUB_REVOKE)) {
+        await this.emitDeleted(key.id, await this.address(lib, this.sock, key.remoteJid, (key as WAMessageKey).remoteJidAlt));
+        continue;
+      }
+      if (update.status === undefined || update.status === null || !key.fromMe) continue;
+      const mapped = mapBaileysStatus(Number(update.status));
+      if (mapped === null) continue;
+      if (mapped === "failed") {
+        await this.emit({ type: "failed", providerMessageId: key.id, error: "ERROR" });
+        continue;
+      }
+      // Monotonic: a late "delivered" after "read" is dropped here (and must be ignored downstream too).
+      if ((this.acks.get(key.id) ?? 0) >= mapped) continue;
+      this.acks.set(key.id, mapped);
+      await this.emit({ type: "ack", providerMessageId: key.id, ack: mapped });
+    }
+  }
+
+  private async onCalls(lib: BaileysLib, calls: WACallEvent[]): Promise<void> {
+    for (const call of calls) {
+      if (call.isGroup) continue;
+      const status = call.status === "offer" ? "offer" : call.status === "timeout" ? "missed" : null;
+      if (!status) continue;
+      const from = await this.address(lib, this.sock, call.from, call.callerPn);
+      await this.emit({ type: "call", callId: call.id, from, isVideo: !!call.isVideo, status });
+    }
+  }
+
+  private async onContacts(lib: BaileysLib, contacts: Contact[]): Promise<void> {
+    const out: { address: ChannelAddress; name?: string }[] = [];
+    for (const c of contacts) {
+      if (!c.id || c.id.endsWith("@g.us") || c.id.endsWith("@broadcast")) continue;
+      const alt = c.id.endsWith("@lid") ? c.phoneNumber : c.lid;
+      const address = await this.address(lib, undefined, c.id, alt);
+      const name = c.name ?? c.notify ?? c.verifiedName ?? undefined;
+      const entry = { address, ...(name && { name }) };
+      this.contacts.set(`${address.kind}:${address.id}`, entry);
+      out.push(entry);
+    }
+    if (out.length) await this.emit({ type: "contacts", contacts: out });
+  }
+
+  // ─── Outbound ─────────────────────────────────────────────────────────────────────────────────
+
+  private live(): WASocket {
+    if (!this.sock || this.status !== "CONNECTED" || this.stopped) throw new ChannelError("NOT_CONNECTED");
+    return this.sock;
+  }
+
+  async send(request: SendRequest): Promise<SendResult> {
+    const sock = this.live();
+    const jid = this.toJid(request.to);
+    const c = request.content;
+    let content: Record<string, unknown>;
+    switch (c.kind) {
+      case "text":
+        content = { text: c.body };
+        break;
+      case "image":
+        content = { image: c.data, caption: c.caption, mimetype: c.mimeType };
+        break;
+      case "video":
+        content = { video: c.data, caption: c.caption, mimetype: c.mimeType };
+        break;
+      case "document":
+        content = { document: c.data, mimetype: c.mimeType, fileName: c.fileName, ...(c.caption && { caption: c.caption }) };
+        break;
+      case "audio": {
+        if (!c.voice) {
+          content = { audio: c.data, mimetype: c.mimeType };
+          break;
+        }
+        if (isOggOpus(c.mimeType, c.data)) {
+          content = { audio: c.data, mimetype: "audio/ogg; codecs=opus", ptt: true };
+          break;
+        }
+        const converted = await toOggOpus(c.data, this.provider.options.ffmpegPath).catch((err) => {
+          this.log.warn({ err }, "voice note conversion failed");
+          return null;
+        });
+        if (converted) content = { audio: converted, mimetype: "audio/ogg; codecs=opus", ptt: true };
+        else {
+          // No ffmpeg here: an honest audio attachment rather than a mis-encoded voice note (iOS fails on those).
+          this.log.warn({ connectionId: this.options.connectionId }, "ffmpeg unavailable: voice note sent as an audio file");
+          content = { audio: c.data, mimetype: c.mimeType };
+        }
+        break;
+      }
+      case "location":
+        content = { location: { degreesLatitude: c.latitude, degreesLongitude: c.longitude, name: c.name, address: c.address } };
+        break;
+      case "vcard":
+        content = { contacts: { displayName: c.displayName, contacts: [{ vcard: c.vcard }] } };
+        break;
+    }
+    const quotedId = request.quotedProviderMessageId;
+    const quoted = quotedId ? (this.recent.get(quotedId) ?? ({ key: { remoteJid: jid, id: quotedId, fromMe: false }, message: { conversation: "" } } as WAMessage)) : undefined;
+    try {
+      const sent = await sock.sendMessage(jid, content as never, quoted ? { quoted } : undefined);
+      if (!sent?.key?.id) throw new ChannelError("SEND_FAILED", "no message id");
+      this.recent.set(sent.key.id, sent);
+      return { providerMessageId: sent.key.id };
+    } catch (err) {
+      if (err instanceof ChannelError) throw err;
+      throw new ChannelError("SEND_FAILED", (err as Error)?.message);
+    }
+  }
+
+  async deleteMessage(chat: ChannelAddress, providerMessageId: string): Promise<void> {
+    const sock = this.live();
+    const jid = this.toJid(chat);
+    try {
+      await sock.sendMessage(jid, { delete: { remoteJid: jid, fromMe: true, id: providerMessageId } });
+    } catch (err) {
+      throw new ChannelError("DELETE_FAILED", (err as Error)?.message);
+    }
+  }
+
+  async markRead(chat: ChannelAddress, providerMessageIds: string[]): Promise<void> {
+    if (providerMessageIds.length === 0) return;
+    const sock = this.live();
+    const jid = this.toJid(chat);
+    await sock.readMessages(providerMessageIds.map((id) => ({ remoteJid: jid, id, fromMe: false })));
+  }
+
+  async checkNumber(phoneDigits: string): Promise<string | null> {
+    const sock = this.live();
+    const digits = phoneDigits.replace(/\D/g, "");
+    if (!digits) return null;
+    const [result] = (await sock.onWhatsApp(digits)) ?? [];
+    if (!result?.exists) return null;
+    const lib = await this.provider.lib();
+    return lib.jidDecode(result.jid)?.user ?? digits;
+  }
+
+  async rejectCall(callId: string, from: ChannelAddress): Promise<void> {
+    const sock = this.live();
+    await sock.rejectCall(callId, this.toJid(from));
+  }
+
+  async listContacts(): Promise<{ address: ChannelAddress; name?: string }[]> {
+    return [...this.contacts.values()];
+  }
+
+  // ─── Lifecycle ────────────────────────────────────────────────────────────────────────────────
+
+  async disconnect(): Promise<void> {
+    this.stopped = true;
+    this.generation++;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    const sock = this.sock;
+    this.sock = undefined;
+    await sock?.end(undefined)?.catch?.(() => undefined);
+  }
+
+  async logout(): Promise<void> {
+    const sock = this.sock;
+    this.stopped = true;
+    this.generation++;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.sock = undefined;
+    if (sock) {
+      await sock.logout().catch((err) => this.log.warn({ err }, "baileys logout failed"));
+      await Promise.resolve(sock.end(undefined)).catch(() => undefined);
+    }
+    await wipeAuthState(this.db, this.options.connectionId);
+  }
+}

@@ -1,0 +1,415 @@
+/**
+ * The built-in simulator: a real provider (not a test double). Its sessions go OPENING → qrcode →
+ * CONNECTED like a WhatsApp pairing, hand inbound traffic to the same pipeline as the other providers,
+ * and answer sends with provider ids and acks. Customers are simulated phones driven through
+ * `SimulatorSession`'s customer-side methods (the /api/simulator routes call them).
+ *
+ * State: the pairing is stored in connection_auth.creds as {paired:true} (survives restarts); the
+ * simulated phones, their address book and message logs live in this process's memory (bounded).
+ */
+import { randomBytes } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { connectionAuth } from "../../db/schema";
+import { buildVcard, locationBody } from "../format";
+import {
+  ChannelError,
+  type ChannelAddress,
+  type ChannelProvider,
+  type ChannelSession,
+  type ChannelSessionOptions,
+  type InboundMessage,
+  type MessageKind,
+  type SendRequest,
+  type SendResult,
+} from "../types";
+import { sampleFile, type SampleKind } from "./samples";
+
+export interface SimulatorOptions {
+  /** Delay between ack steps 1 → 2 → 3 of an outbound message; 0 = acks only through `customerAck`. */
+  ackDelayMs: number;
+  /** Numbers ending with this (non-empty) suffix have no WhatsApp. */
+  invalidSuffix: string;
+  /** Called when a simulated phone's view changed (a company message arrived, an ack moved…). */
+  onPhoneChange?: (companyId: number, connectionId: number, number: string) => void;
+}
+
+const MAX_MESSAGES_PER_PHONE = 200;
+const MAX_PHONES = 500;
+
+export interface SimMedia {
+  data: Buffer;
+  mimeType: string;
+  fileName: string;
+  voice?: boolean;
+}
+
+export interface SimMessage {
+  id: string;
+  /** "in": company → phone; "out": phone → company. */
+  direction: "in" | "out";
+  kind: MessageKind;
+  body: string;
+  ack: number;
+  deleted: boolean;
+  media?: SimMedia;
+  quotedId?: string;
+  timestamp: Date;
+}
+
+export interface SimPhone {
+  number: string;
+  name: string;
+  messages: SimMessage[];
+}
+
+/** Customer-side input for one inbound message (validated by the shared zod schema before it gets here). */
+export type CustomerMessage =
+  | { type: "text"; body: string; quotedId?: string }
+  | { type: "image" | "video" | "document"; caption?: string; data?: Buffer; mimeType?: string; fileName?: string }
+  | { type: "audio"; voice?: boolean; data?: Buffer; mimeType?: string; fileName?: string }
+  | { type: "location"; latitude: number; longitude: number; description?: string }
+  | { type: "vcard"; contactName: string; contactNumber: string };
+
+export class SimulatorError extends Error {
+  constructor(readonly code: "ERR_SIMULATOR_INVALID_CODE" | "ERR_SIMULATOR_NO_MESSAGE" | "ERR_WAPP_INVALID_CONTACT") {
+    super(code);
+  }
+}
+
+/** The phone number rule of `checkNumber`, documented in docs/api.md. */
+export function simulatorNumberIsValid(digits: string, invalidSuffix: string): boolean {
+  if (!/^\d{10,15}$/.test(digits)) return false;
+  return !(invalidSuffix && digits.endsWith(invalidSuffix));
+}
+
+/** Simulated phones of one connection; kept across session restarts within the process. */
+class PhoneBook {
+  readonly phones = new Map<string, SimPhone>();
+
+  get(number: string, name?: string): SimPhone {
+    let phone = this.phones.get(number);
+    if (!phone) {
+      if (this.phones.size >= MAX_PHONES) this.phones.delete(this.phones.keys().next().value!);
+      phone = { number, name: name || `Cliente ${number.slice(-4)}`, messages: [] };
+      this.phones.set(number, phone);
+    } else if (name) phone.name = name;
+    return phone;
+  }
+
+  push(phone: SimPhone, message: SimMessage): void {
+    phone.messages.push(message);
+    if (phone.messages.length > MAX_MESSAGES_PER_PHONE) phone.messages.splice(0, phone.messages.length - MAX_MESSAGES_PER_PHONE);
+  }
+
+  find(messageId: string): { phone: SimPhone; message: SimMessage } | undefined {
+    for (const phone of this.phones.values()) {
+      const message = phone.messages.find((m) => m.id === messageId);
+      if (message) return { phone, message };
+    }
+    return undefined;
+  }
+}
+
+export class SimulatorProvider implements ChannelProvider {
+  readonly name = "simulator" as const;
+  private readonly books = new Map<number, PhoneBook>();
+
+  constructor(
+    private readonly db: Db,
+    readonly options: SimulatorOptions,
+  ) {}
+
+  /** Phones of a connection (its address book), whether or not its session runs here. */
+  phoneBook(connectionId: number): PhoneBook {
+    let book = this.books.get(connectionId);
+    if (!book) {
+      book = new PhoneBook();
+      this.books.set(connectionId, book);
+    }
+    return book;
+  }
+
+  forget(connectionId: number): void {
+    this.books.delete(connectionId);
+  }
+
+  createSession(options: ChannelSessionOptions): SimulatorSession {
+    return new SimulatorSession(this, this.db, options, this.phoneBook(options.connectionId));
+  }
+}
+
+type State = "idle" | "opening" | "qrcode" | "connected" | "closed";
+
+export class SimulatorSession implements ChannelSession {
+  private state: State = "idle";
+  private pairingCode = "";
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(
+    private readonly provider: SimulatorProvider,
+    private readonly db: Db,
+    private readonly options: ChannelSessionOptions,
+    readonly book: PhoneBook,
+  ) {}
+
+  get connectionId(): number {
+    return this.options.connectionId;
+  }
+
+  get status(): State {
+    return this.state;
+  }
+
+  /** The simulated company phone's own number (learnt as `account` on CONNECTED). */
+  get accountNumber(): string {
+    return `5500${String(this.options.connectionId).padStart(9, "0")}`;
+  }
+
+  async connect(): Promise<void> {
+    this.state = "opening";
+    await this.options.emit({ type: "status", status: "OPENING" });
+    if (await this.isPaired()) {
+      this.state = "connected";
+      await this.options.emit({ type: "status", status: "CONNECTED", account: this.accountNumber, retries: 0 });
+      return;
+    }
+    this.pairingCode = `balcao-sim:${this.options.connectionId}:${randomBytes(12).toString("base64url")}`;
+    this.state = "qrcode";
+    await this.options.emit({ type: "qr", qr: this.pairingCode });
+  }
+
+  /** "Scanning" the QR: the code must be the one currently shown. */
+  async pair(code: string): Promise<void> {
+    if (this.state !== "qrcode" || code !== this.pairingCode) throw new SimulatorError("ERR_SIMULATOR_INVALID_CODE");
+    this.pairingCode = "";
+    await this.db
+      .insert(connectionAuth)
+      .values({ connectionId: this.options.connectionId, companyId: this.options.companyId, creds: { paired: true } })
+      .onConflictDoUpdate({ target: connectionAuth.connectionId, set: { creds: { paired: true }, updatedAt: new Date() } });
+    this.state = "connected";
+    await this.options.emit({ type: "status", status: "CONNECTED", account: this.accountNumber, retries: 0 });
+  }
+
+  async disconnect(): Promise<void> {
+    this.state = "closed";
+    this.pairingCode = "";
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  async logout(): Promise<void> {
+    await this.disconnect();
+    await this.db
+      .update(connectionAuth)
+      .set({ creds: null, updatedAt: new Date() })
+      .where(and(eq(connectionAuth.connectionId, this.options.connectionId), eq(connectionAuth.companyId, this.options.companyId)));
+  }
+
+  private async isPaired(): Promise<boolean> {
+    const [row] = await this.db
+      .select({ creds: connectionAuth.creds })
+      .from(connectionAuth)
+      .where(and(eq(connectionAuth.connectionId, this.options.connectionId), eq(connectionAuth.companyId, this.options.companyId)))
+      .limit(1);
+    return (row?.creds as { paired?: boolean } | null)?.paired === true;
+  }
+
+  private assertConnected(): void {
+    if (this.state !== "connected") throw new ChannelError("NOT_CONNECTED");
+  }
+
+  private phoneOf(address: ChannelAddress): SimPhone {
+    const digits = address.kind === "phone" ? address.id : address.alternates?.find((a) => a.kind === "phone")?.id;
+    if (!digits || !simulatorNumberIsValid(digits, this.provider.options.invalidSuffix)) throw new ChannelError("INVALID_NUMBER");
+    return this.book.get(digits, address.pushName);
+  }
+
+  // ─── Company side (ChannelSession) ───────────────────────────────────────────────────────────
+
+  async send(request: SendRequest): Promise<SendResult> {
+    this.assertConnected();
+    const phone = this.phoneOf(request.to);
+    const c = request.content;
+    const id = `SIM-${randomBytes(10).toString("hex").toUpperCase()}`;
+    const message: SimMessage = { id, direction: "in", kind: "chat", body: "", ack: 0, deleted: false, quotedId: request.quotedProviderMessageId, timestamp: new Date() };
+    switch (c.kind) {
+      case "text":
+        message.body = c.body;
+        break;
+      case "image":
+      case "video":
+      case "document":
+        message.kind = c.kind;
+        message.body = c.caption ?? "";
+        message.media = { data: c.data, mimeType: c.mimeType, fileName: c.fileName };
+        break;
+      case "audio":
+        message.kind = "audio";
+        message.media = { data: c.data, mimeType: c.mimeType, fileName: c.fileName, voice: c.voice };
+        break;
+      case "location":
+        message.kind = "location";
+        message.body = locationBody(c.latitude, c.longitude, [c.name, c.address].filter(Boolean).join(" - "));
+        break;
+      case "vcard":
+        message.kind = "vcard";
+        message.body = c.vcard;
+        break;
+    }
+    this.book.push(phone, message);
+    this.changed(phone.number);
+    this.scheduleAcks(message);
+    return { providerMessageId: id };
+  }
+
+  /** Acks 1 → 2 → 3, one step per ackDelayMs (the phone receives, then the customer reads). */
+  private scheduleAcks(message: SimMessage): void {
+    const delay = this.provider.options.ackDelayMs;
+    if (delay <= 0) return;
+    const step = (ack: 1 | 2 | 3) => {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        if (this.state !== "connected") return;
+        void this.setAck(message, ack).then(() => {
+          if (ack < 3) step((ack + 1) as 2 | 3);
+        });
+      }, delay);
+      timer.unref?.();
+      this.timers.add(timer);
+    };
+    step(1);
+  }
+
+  private changed(number: string): void {
+    this.provider.options.onPhoneChange?.(this.options.companyId, this.options.connectionId, number);
+  }
+
+  private async setAck(message: SimMessage, ack: 1 | 2 | 3 | 4): Promise<void> {
+    if (ack <= message.ack) return;
+    message.ack = ack;
+    const owner = this.book.find(message.id);
+    if (owner) this.changed(owner.phone.number);
+    await this.options.emit({ type: "ack", providerMessageId: message.id, ack });
+  }
+
+  async deleteMessage(_chat: ChannelAddress, providerMessageId: string): Promise<void> {
+    this.assertConnected();
+    const found = this.book.find(providerMessageId);
+    if (!found || found.message.direction !== "in") throw new ChannelError("DELETE_FAILED", "unknown message");
+    found.message.deleted = true;
+    this.changed(found.phone.number);
+  }
+
+  async markRead(_chat: ChannelAddress, providerMessageIds: string[]): Promise<void> {
+    this.assertConnected();
+    for (const id of providerMessageIds) {
+      const found = this.book.find(id);
+      if (found && found.message.direction === "out") found.message.ack = Math.max(found.message.ack, 3);
+    }
+  }
+
+  async checkNumber(phoneDigits: string): Promise<string | null> {
+    this.assertConnected();
+    const digits = phoneDigits.replace(/\D/g, "");
+    return simulatorNumberIsValid(digits, this.provider.options.invalidSuffix) ? digits : null;
+  }
+
+  async rejectCall(callId: string, from: ChannelAddress): Promise<void> {
+    this.assertConnected();
+    const phone = this.phoneOf(from);
+    const call = phone.messages.find((m) => m.id === callId);
+    if (call) call.body = `${call.body} (rejeitada)`;
+  }
+
+  async listContacts(): Promise<{ address: ChannelAddress; name?: string }[]> {
+    this.assertConnected();
+    return [...this.book.phones.values()].map((p) => ({ address: { id: p.number, kind: "phone" as const, pushName: p.name }, name: p.name }));
+  }
+
+  // ─── Customer side (driven by /api/simulator) ────────────────────────────────────────────────
+
+  addPhone(number: string, name?: string): SimPhone {
+    if (!simulatorNumberIsValid(number, this.provider.options.invalidSuffix)) throw new SimulatorError("ERR_WAPP_INVALID_CONTACT");
+    return this.book.get(number, name);
+  }
+
+  /** A customer sends a message: it enters the inbound pipeline exactly like a provider's. */
+  async customerSend(number: string, input: CustomerMessage, name?: string): Promise<SimMessage> {
+    this.assertConnected();
+    const phone = this.addPhone(number, name);
+    const id = `SIMC-${randomBytes(10).toString("hex").toUpperCase()}`;
+    const message: SimMessage = { id, direction: "out", kind: "chat", body: "", ack: 1, deleted: false, timestamp: new Date() };
+    switch (input.type) {
+      case "text":
+        message.body = input.body;
+        message.quotedId = input.quotedId;
+        break;
+      case "image":
+      case "video":
+      case "document":
+      case "audio": {
+        const sample = sampleFile(input.type as SampleKind);
+        message.kind = input.type;
+        message.body = input.type === "audio" ? "" : (input.caption ?? "");
+        message.media = {
+          data: input.data ?? sample.data,
+          mimeType: input.mimeType ?? sample.mimeType,
+          fileName: input.fileName ?? sample.fileName,
+          voice: input.type === "audio" ? (input.voice ?? true) : undefined,
+        };
+        break;
+      }
+      case "location":
+        message.kind = "location";
+        message.body = locationBody(input.latitude, input.longitude, input.description ?? "", `data:image/png;base64,${sampleFile("image").data.toString("base64")}`);
+        break;
+      case "vcard":
+        message.kind = "vcard";
+        message.body = buildVcard(input.contactName, input.contactNumber);
+        break;
+    }
+    this.book.push(phone, message);
+    const inbound: InboundMessage = {
+      providerMessageId: id,
+      chat: { id: phone.number, kind: "phone", pushName: phone.name },
+      fromMe: false,
+      kind: message.kind,
+      body: message.body,
+      media: message.media ? { data: message.media.data, mimeType: message.media.mimeType, fileName: message.media.fileName, voice: message.media.voice } : undefined,
+      quotedProviderMessageId: message.quotedId,
+      timestamp: message.timestamp,
+    };
+    await this.options.emit({ type: "message", message: inbound });
+    return message;
+  }
+
+  /** The customer deletes one of their messages for everyone. */
+  async customerDelete(number: string, messageId: string): Promise<void> {
+    this.assertConnected();
+    const phone = this.book.phones.get(number);
+    const message = phone?.messages.find((m) => m.id === messageId && m.direction === "out");
+    if (!phone || !message) throw new SimulatorError("ERR_SIMULATOR_NO_MESSAGE");
+    message.deleted = true;
+    await this.options.emit({ type: "deleted", providerMessageId: messageId, chat: { id: phone.number, kind: "phone", pushName: phone.name } });
+  }
+
+  /** The customer calls the company number (an offer). */
+  async customerCall(number: string, isVideo: boolean, name?: string): Promise<SimMessage> {
+    this.assertConnected();
+    const phone = this.addPhone(number, name);
+    const callId = `SIMCALL-${randomBytes(8).toString("hex").toUpperCase()}`;
+    const entry: SimMessage = { id: callId, direction: "out", kind: "call_log", body: isVideo ? "video call" : "voice call", ack: 1, deleted: false, timestamp: new Date() };
+    this.book.push(phone, entry);
+    await this.options.emit({ type: "call", callId, from: { id: phone.number, kind: "phone", pushName: phone.name }, isVideo, status: "offer" });
+    return entry;
+  }
+
+  /** The customer's phone acknowledges a company message (delivered, read, played). */
+  async customerAck(number: string, messageId: string, ack: 1 | 2 | 3 | 4): Promise<void> {
+    this.assertConnected();
+    const message = this.book.phones.get(number)?.messages.find((m) => m.id === messageId && m.direction === "in");
+    if (!message) throw new SimulatorError("ERR_SIMULATOR_NO_MESSAGE");
+    await this.setAck(message, ack);
+  }
+}

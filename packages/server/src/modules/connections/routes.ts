@@ -1,0 +1,35 @@
+import { connectionCreateBody, connectionListQuery, connectionShowQuery, connectionUpdateBody, idParams } from "@balcao/shared";
+import type { App } from "../../app";
+import { actorOf } from "../../http/auth";
+import { ConnectionsService } from "./service";
+
+export function registerConnectionRoutes(app: App): void {
+  const service = new ConnectionsService(app.ctx);
+  const auth = { preHandler: app.authenticate };
+  const tags = ["connections"];
+
+  // The channel manager's sessions, timers and leases end with the app (tests build and close many).
+  app.addHook("onClose", async () => {
+    await app.ctx.channels.stop();
+  });
+
+  for (const url of ["/whatsapp/", "/whatsapp"])
+    app.get(url, { ...auth, schema: { querystring: connectionListQuery, tags } }, (request) => service.list(actorOf(request), request.query.companyId));
+  app.get("/whatsapp/:id", { ...auth, schema: { params: idParams, querystring: connectionShowQuery, tags } }, (request) =>
+    service.show(actorOf(request), request.params.id),
+  );
+  app.post("/whatsapp", { ...auth, schema: { body: connectionCreateBody, tags } }, async (request, reply) =>
+    reply.status(201).send(await service.create(actorOf(request), request.body)),
+  );
+  app.put("/whatsapp/:id", { ...auth, schema: { params: idParams, body: connectionUpdateBody, tags } }, (request) =>
+    service.update(actorOf(request), request.params.id, request.body),
+  );
+  app.delete("/whatsapp/:id", { ...auth, schema: { params: idParams, tags } }, async (request, reply) => {
+    await service.remove(actorOf(request), request.params.id);
+    return reply.status(204).send();
+  });
+
+  app.post("/whatsappsession/:id", { ...auth, schema: { params: idParams, tags } }, (request) => service.session(actorOf(request), request.params.id, "start"));
+  app.put("/whatsappsession/:id", { ...auth, schema: { params: idParams, tags } }, (request) => service.session(actorOf(request), request.params.id, "newqr"));
+  app.delete("/whatsappsession/:id", { ...auth, schema: { params: idParams, tags } }, (request) => service.session(actorOf(request), request.params.id, "stop"));
+}
