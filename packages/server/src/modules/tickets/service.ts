@@ -7,6 +7,7 @@ import { companies, connections, contacts, messages, queues, tickets, ticketTags
 import { containsPattern, foldColumn } from "../../db/search";
 import { AppError, forbidden, notFound } from "../../http/errors";
 import type { Actor } from "../auth/service";
+import { addressOfContact, sessionFor } from "../messages/gateway";
 import { cycles } from "./cycles";
 import { canSeeTicket, ticketPolicy, type TicketScope } from "./policy";
 import { presentTicketById, presentTickets, selectTickets } from "./presenter";
@@ -302,13 +303,20 @@ export class TicketsService {
   async markRead(actor: Actor, id: number): Promise<void> {
     const t = await this.findVisible(actor, eq(tickets.id, id));
     if (t.unreadMessages === 0) return;
-    await this.db.transaction(async (tx) => {
+    const read = await this.db.transaction(async (tx) => {
       await tx.update(tickets).set({ unreadMessages: 0 }).where(eq(tickets.id, t.id));
-      await tx
+      return tx
         .update(messages)
         .set({ read: true })
-        .where(and(eq(messages.companyId, actor.companyId), eq(messages.ticketId, t.id), eq(messages.read, false)));
+        .where(and(eq(messages.companyId, actor.companyId), eq(messages.ticketId, t.id), eq(messages.read, false)))
+        .returning({ providerMessageId: messages.providerMessageId });
     });
     this.ctx.events.publish({ type: "tickets.unreadReset", companyId: actor.companyId, ticketId: id, scope: scopeOf(t) });
+    // Read receipts on WhatsApp are a courtesy: a connection that is down must not fail the request.
+    const ids = read.flatMap((m) => (m.providerMessageId ? [m.providerMessageId] : []));
+    if (ids.length)
+      await addressOfContact(this.db, actor.companyId, t.contactId)
+        .then((chat) => sessionFor(this.ctx, actor.companyId, t.connectionId).markRead(chat, ids))
+        .catch(() => undefined);
   }
 }

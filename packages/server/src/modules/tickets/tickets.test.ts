@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { attendanceCycles, connections, contacts, messages, tags, tickets, ticketTags, userQueues } from "../../db/schema";
 import type { AppContext } from "../../context";
-import { buildQueue, buildTenant, buildUser, collectEvents, connectSocket, login, nextEvent, type Session } from "../../test/factories";
+import { buildQueue, buildTenant, buildUser, collectEvents, connectSocket, login, nextEventWhere, type Session } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/testApp";
 
 let t: TestApp;
@@ -243,15 +243,15 @@ describe("live ticket events", () => {
     const q2Seen = collectEvents(q2Socket, "ticket");
     const foreignSeen = collectEvents(foreignSocket, "ticket");
     const q1Events = collectEvents<{ action: string }>(q1Socket, "ticket");
-    const adminUpdate = nextEvent<{ action: string; ticket: { id: number; status: string } }>(adminSocket, "ticket");
+    const adminUpdate = nextEventWhere<{ action: string; ticket: { id: number; status: string } }>(adminSocket, "ticket", (e) => e.action === "update");
     await call(d.userSession, "PUT", `/tickets/${ticket.id}`, { status: "open" });
     expect(await adminUpdate).toMatchObject({ action: "update", ticket: { id: ticket.id, status: "open" } });
     await new Promise((r) => setTimeout(r, 150));
     expect(q1Events.map((e) => e.action)).toEqual(expect.arrayContaining(["update", "updateUnread"]));
     expect(q2Seen).toEqual([]);
     // Transfer to queue 2: queue 1 gets a delete, queue 2 the update.
-    const q2Update = nextEvent<{ action: string }>(q2Socket, "ticket");
-    const q1Delete = nextEvent<{ action: string; ticketId: number }>(q1Socket, "ticket");
+    const q2Update = nextEventWhere<{ action: string }>(q2Socket, "ticket", (e) => e.action === "update");
+    const q1Delete = nextEventWhere<{ action: string; ticketId: number }>(q1Socket, "ticket", (e) => e.action === "delete");
     await call(d.userSession, "PUT", `/tickets/${ticket.id}`, { queueId: d.q2.id, userId: null });
     expect(await q2Update).toMatchObject({ action: "update" });
     expect(await q1Delete).toEqual({ action: "delete", ticketId: ticket.id });
@@ -267,7 +267,7 @@ describe("live ticket events", () => {
     await call(d.adminSession, "PUT", `/users/${d.user.id}`, { queueIds: [d.q1.id, d.q2.id] });
     await new Promise((r) => setTimeout(r, 150));
     const ticket = await addTicket(t.ctx, { companyId: c, contactId: (await addContact(t.ctx, c)).id, queueId: d.q2.id, status: "pending" });
-    const event = nextEvent<{ action: string; ticket: { id: number } }>(socket, "ticket");
+    const event = nextEventWhere<{ action: string; ticket: { id: number } }>(socket, "ticket", (e) => e.action === "update");
     await call(d.adminSession, "PUT", `/tickets/${ticket.id}`, { status: "open" });
     expect(await event).toMatchObject({ action: "update", ticket: { id: ticket.id } });
     socket.close();

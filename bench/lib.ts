@@ -1,0 +1,52 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { buildApp, type App } from "../packages/server/src/app";
+import { loadConfig } from "../packages/server/src/config/env";
+import { createContext, type AppContext } from "../packages/server/src/context";
+import { openDatabase } from "../packages/server/src/db/client";
+
+/** The real app on a fresh database: embedded PGlite, or BENCH_DATABASE_URL (an empty database). */
+export async function benchApp(): Promise<{ app: App; ctx: AppContext; close(): Promise<void> }> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "balcao-bench-"));
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    JWT_SECRET: randomBytes(32).toString("hex"),
+    JWT_REFRESH_SECRET: randomBytes(32).toString("hex"),
+    WEB_DIST: path.join(dataDir, "none"),
+    ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
+  });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await database.migrate();
+  const ctx = createContext(config, database);
+  const app = await buildApp(ctx);
+  await app.ready();
+  return { app, ctx, close: async () => { await app.close(); await database.close(); } };
+}
+
+export function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** Runs `fn` `warmup` times unmeasured, then `runs` times; returns milliseconds per run. */
+export async function measure(fn: () => Promise<unknown>, runs: number, warmup = 10): Promise<number[]> {
+  for (let i = 0; i < warmup; i++) await fn();
+  const out: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = process.hrtime.bigint();
+    await fn();
+    out.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return out;
+}
+
+export function report(name: string, samples: number[], baseline?: number[]): void {
+  const p50 = percentile(samples, 50);
+  const p95 = percentile(samples, 95);
+  let line = `${name.padEnd(48)} p50 ${p50.toFixed(2).padStart(8)} ms   p95 ${p95.toFixed(2).padStart(8)} ms`;
+  if (baseline) line += `   ×${(p95 / percentile(baseline, 95)).toFixed(2)} of raw SQL p95`;
+  console.log(line);
+}

@@ -1,0 +1,13 @@
+/** Runs every benchmark; each prints its figures and a baseline measured in the same run. */
+import { messagesHistoryBench } from "./messages-history";
+
+const benches: Record<string, () => Promise<void>> = {
+  "messages-history": messagesHistoryBench,
+};
+
+const only = process.argv.slice(2);
+for (const [name, bench] of Object.entries(benches)) {
+  if (only.length && !only.includes(name)) continue;
+  console.log(`\n## ${name}`);
+  await bench();
+}

@@ -1,0 +1,262 @@
+import { and, eq, ne, sql } from "drizzle-orm";
+import type { AppContext } from "../../context";
+import { isUniqueViolation, type Tx } from "../../db/client";
+import { companies, messages, settings, tickets } from "../../db/schema";
+import type { ChannelEvent, InboundMessage } from "../../channels/types";
+import { resolveInboundContact } from "../contacts/identity";
+import { MediaStore } from "../media/service";
+import { cycles } from "../tickets/cycles";
+import type { TicketScope } from "../tickets/policy";
+import { presentTicketById } from "../tickets/presenter";
+import { previewOf } from "./labels";
+import { presentMessagesById } from "./presenter";
+import { sessionFor } from "./gateway";
+import type { MessagesService } from "./service";
+
+export interface ChannelSource {
+  companyId: number;
+  connectionId: number;
+}
+
+type TicketRecord = typeof tickets.$inferSelect;
+const scopeOf = (t: TicketRecord): TicketScope => ({ userId: t.userId, queueId: t.queueId, status: t.status });
+
+/** Spec §2 text of a missed call, in the company's clock. */
+export function missedCallText(at: Date, timeZone: string): string {
+  const time = new Intl.DateTimeFormat("pt-BR", { timeZone, hour: "2-digit", minute: "2-digit", hour12: false }).format(at);
+  return `Chamada de voz/vídeo perdida às ${time}`;
+}
+
+export const CALLS_DISABLED_TEXT =
+  "*Mensagem Automática:*\n\nAs chamadas de voz e vídeo estão desabilitadas para esse WhatsApp, favor enviar uma mensagem de texto. Obrigado";
+
+/**
+ * Extension point of the pipeline (docs/decisions.md "Inbound interceptors"): when a customer message
+ * would open a new ticket (its contact has no live ticket on this connection), each registered
+ * interceptor may first claim it for an existing ticket of that contact, e.g. the closed ticket whose
+ * rating prompt it answers. A claimed message is stored on that ticket, which is left as it is (no new
+ * ticket, no reopening, no unread count, no `messages.received`); `afterCommit` runs once the message
+ * is stored and its events are published. `claim` runs inside the storing transaction: use `tx`.
+ */
+export interface InboundInterceptor {
+  name: string;
+  claim(tx: Tx, input: { source: ChannelSource; contactId: number; message: InboundMessage }): Promise<InboundClaim | null>;
+}
+
+export interface InboundClaim {
+  ticketId: number;
+  afterCommit?: () => Promise<void>;
+}
+
+/**
+ * The inbound pipeline every provider feeds (DESIGN §4.6): message → contact → ticket → stored message
+ * → events. Idempotent per provider message id, so a provider's redelivery is harmless.
+ */
+export class InboundPipeline {
+  private readonly media: MediaStore;
+  private interceptors: InboundInterceptor[] = [];
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly messagesService: MessagesService,
+  ) {
+    this.media = new MediaStore(ctx);
+  }
+
+  private get db() {
+    return this.ctx.database.db;
+  }
+
+  /** Registers an interceptor (see InboundInterceptor); returns the function that removes it. */
+  intercept(interceptor: InboundInterceptor): () => void {
+    this.interceptors.push(interceptor);
+    return () => {
+      this.interceptors = this.interceptors.filter((i) => i !== interceptor);
+    };
+  }
+
+  async handle(source: ChannelSource, event: ChannelEvent): Promise<void> {
+    switch (event.type) {
+      case "message":
+        await this.receive(source, event.message);
+        return;
+      case "ack":
+        await this.updateByProviderId(source, event.providerMessageId, { ack: sql`greatest(${messages.ack}, ${event.ack})` });
+        return;
+      case "failed":
+        await this.updateByProviderId(source, event.providerMessageId, { status: "failed" });
+        return;
+      case "deleted":
+        await this.updateByProviderId(source, event.providerMessageId, { isDeleted: true }, false);
+        return;
+      case "call":
+        if (event.status === "offer" || event.status === "missed") await this.missedCall(source, event);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private async setting(companyId: number, key: string): Promise<string | undefined> {
+    const [row] = await this.db.select({ value: settings.value }).from(settings).where(and(eq(settings.companyId, companyId), eq(settings.key, key))).limit(1);
+    return row?.value;
+  }
+
+  /** The contact's live ticket on this connection, else a new pending one (a new attendance cycle). */
+  private async liveTicket(
+    tx: Tx,
+    source: ChannelSource,
+    contactId: number,
+    isGroup: boolean,
+    msg: InboundMessage,
+  ): Promise<{ ticket: TicketRecord; created: boolean; claim?: InboundClaim }> {
+    const [live] = await tx
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.companyId, source.companyId), eq(tickets.contactId, contactId), eq(tickets.connectionId, source.connectionId), ne(tickets.status, "closed")))
+      .limit(1)
+      .for("update");
+    if (live) return { ticket: live, created: false };
+    if (!msg.fromMe)
+      for (const interceptor of this.interceptors) {
+        const claim = await interceptor.claim(tx, { source, contactId, message: msg });
+        if (!claim) continue;
+        const [claimed] = await tx
+          .select()
+          .from(tickets)
+          .where(and(eq(tickets.id, claim.ticketId), eq(tickets.companyId, source.companyId), eq(tickets.contactId, contactId)))
+          .limit(1);
+        if (claimed) return { ticket: claimed, created: false, claim };
+      }
+    const [created] = await tx
+      .insert(tickets)
+      .values({ companyId: source.companyId, contactId, connectionId: source.connectionId, status: "pending", isGroup })
+      .returning();
+    await cycles.queued(tx, created!);
+    return { ticket: created!, created: true };
+  }
+
+  async receive(source: ChannelSource, msg: InboundMessage): Promise<number | null> {
+    if (msg.chat.kind === "group" && (await this.setting(source.companyId, "CheckMsgIsGroup")) === "enabled") return null;
+    let stored: { messageId: number; ticket: TicketRecord; created: boolean; claim?: InboundClaim } | null;
+    try {
+      stored = await this.db.transaction(async (tx) => {
+        const [duplicate] = await tx
+          .select({ id: messages.id })
+          .from(messages)
+          .where(and(eq(messages.companyId, source.companyId), eq(messages.connectionId, source.connectionId), eq(messages.providerMessageId, msg.providerMessageId)))
+          .limit(1);
+        if (duplicate) return null;
+        const { contact } = await resolveInboundContact(tx, source.companyId, source.connectionId, msg.chat, msg.chat.pushName);
+        const { ticket, created, claim } = await this.liveTicket(tx, source, contact.id, contact.isGroup, msg);
+        const file = msg.media ? await this.media.save(tx, source.companyId, msg.media.data, msg.media.fileName, msg.media.mimeType) : null;
+        let quotedMsgId: number | null = null;
+        if (msg.quotedProviderMessageId) {
+          const [q] = await tx
+            .select({ id: messages.id })
+            .from(messages)
+            .where(and(eq(messages.companyId, source.companyId), eq(messages.connectionId, source.connectionId), eq(messages.providerMessageId, msg.quotedProviderMessageId)))
+            .limit(1);
+          quotedMsgId = q?.id ?? null;
+        }
+        const [row] = await tx
+          .insert(messages)
+          .values({
+            companyId: source.companyId,
+            ticketId: ticket.id,
+            contactId: contact.id,
+            connectionId: source.connectionId,
+            providerMessageId: msg.providerMessageId,
+            remoteJid: msg.chat.id.slice(0, 100),
+            participant: msg.participant ? (msg.participant.pushName || msg.participant.id).slice(0, 100) : null,
+            body: msg.body,
+            fromMe: msg.fromMe,
+            read: msg.fromMe,
+            mediaType: msg.kind,
+            mediaPath: file?.id ?? null,
+            mediaName: file?.originalName ?? null,
+            mimeType: file?.mimeType ?? null,
+            quotedMsgId,
+            ack: msg.fromMe ? 1 : 0,
+            status: "sent",
+            createdAt: msg.timestamp,
+          })
+          .returning({ id: messages.id });
+        await tx
+          .update(tickets)
+          .set({
+            lastMessage: previewOf(msg.kind, msg.body, file?.originalName),
+            lastMessageAt: msg.timestamp,
+            updatedAt: new Date(),
+            unreadMessages: msg.fromMe ? 0 : claim ? tickets.unreadMessages : sql`${tickets.unreadMessages} + 1`,
+          })
+          .where(eq(tickets.id, ticket.id));
+        return { messageId: row!.id, ticket, created, claim };
+      });
+    } catch (err) {
+      // Two deliveries of one message raced: the unique index kept one.
+      if (isUniqueViolation(err, "messages_company_connection_provider_id_uq")) return null;
+      throw err;
+    }
+    if (!stored) return null;
+    const ticket = (await presentTicketById(this.db, source.companyId, stored.ticket.id))!;
+    const [message] = await presentMessagesById(this.db, [stored.messageId]);
+    this.ctx.events.publish(
+      { type: "tickets.updated", companyId: source.companyId, ticket },
+      { type: "messages.created", companyId: source.companyId, message: message!, ticket },
+    );
+    if (stored.claim) {
+      await stored.claim.afterCommit?.().catch((err) => console.error("inbound interceptor failed", err));
+      return stored.messageId;
+    }
+    if (!msg.fromMe)
+      this.ctx.events.publish({
+        type: "messages.received",
+        companyId: source.companyId,
+        messageId: stored.messageId,
+        ticketId: stored.ticket.id,
+        ticketCreated: stored.created,
+        connectionId: source.connectionId,
+      });
+    return stored.messageId;
+  }
+
+  private async updateByProviderId(source: ChannelSource, providerMessageId: string, set: Partial<Record<keyof typeof messages.$inferInsert, unknown>>, fromMe?: boolean) {
+    const conditions = [eq(messages.companyId, source.companyId), eq(messages.connectionId, source.connectionId), eq(messages.providerMessageId, providerMessageId)];
+    if (fromMe !== undefined) conditions.push(eq(messages.fromMe, fromMe));
+    const [row] = await this.db
+      .update(messages)
+      .set({ ...(set as object), updatedAt: new Date() })
+      .where(and(...conditions))
+      .returning({ id: messages.id, ticketId: messages.ticketId });
+    if (!row) return;
+    const [t] = await this.db.select().from(tickets).where(eq(tickets.id, row.ticketId));
+    const [message] = await presentMessagesById(this.db, [row.id]);
+    if (t) this.ctx.events.publish({ type: "messages.updated", companyId: source.companyId, message: message!, scope: scopeOf(t) });
+  }
+
+  /** A call is recorded as a call_log message; with the `call` setting disabled it is rejected and answered. */
+  private async missedCall(source: ChannelSource, event: Extract<ChannelEvent, { type: "call" }>): Promise<void> {
+    const callsDisabled = (await this.setting(source.companyId, "call")) === "disabled";
+    if (callsDisabled && event.status === "offer") {
+      // sessionFor throws at once when no live session exists: the call is still logged and answered.
+      await Promise.resolve()
+        .then(() => sessionFor(this.ctx, source.companyId, source.connectionId).rejectCall(event.callId, event.from))
+        .catch(() => undefined);
+    }
+    const [company] = await this.db.select({ timeZone: companies.timeZone }).from(companies).where(eq(companies.id, source.companyId));
+    const now = new Date();
+    const messageId = await this.receive(source, {
+      providerMessageId: `call:${event.callId}`,
+      chat: event.from,
+      fromMe: false,
+      kind: "call_log",
+      body: missedCallText(now, company?.timeZone ?? this.ctx.config.defaultTimeZone),
+      timestamp: now,
+    });
+    if (callsDisabled && messageId) {
+      const [m] = await this.db.select({ ticketId: messages.ticketId }).from(messages).where(eq(messages.id, messageId));
+      if (m) await this.messagesService.sendAutomatic(source.companyId, m.ticketId, CALLS_DISABLED_TEXT);
+    }
+  }
+}

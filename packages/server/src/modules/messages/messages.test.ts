@@ -1,0 +1,152 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connections, messages, tickets, userQueues } from "../../db/schema";
+import type { ChannelAddress, InboundMessage } from "../../channels/types";
+import { buildQueue, buildTenant, collectEvents, connectSocket, login, nextEvent, type Session } from "../../test/factories";
+import { createTestApp, type TestApp } from "../../test/testApp";
+import { pipelines } from "./module";
+
+let t: TestApp;
+let seq = 0;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const PNG = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
+
+async function desk() {
+  const tenant = await buildTenant(t.app);
+  const [connection] = await t.ctx.database.db
+    .insert(connections)
+    .values({ companyId: tenant.company.id, name: `Conexão ${++seq}`, isDefault: true, status: "CONNECTED" })
+    .returning();
+  return { ...tenant, connection: connection!, source: { companyId: tenant.company.id, connectionId: connection!.id } };
+}
+
+const customer = (digits: string, pushName = "Cliente"): ChannelAddress => ({ id: digits, kind: "phone", pushName });
+let idSeq = 0;
+function inbound(chat: ChannelAddress, overrides: Partial<InboundMessage> = {}): InboundMessage {
+  return { providerMessageId: `WA-${++idSeq}-${Date.now()}`, chat, fromMe: false, kind: "chat", body: "Olá", timestamp: new Date(), ...overrides };
+}
+
+const call = (s: Session, method: "GET" | "POST" | "DELETE", url: string, payload?: object) =>
+  t.app.inject({ method, url: `/api${url}`, headers: s.headers, ...(payload ? { payload } : {}) });
+
+describe("inbound pipeline", () => {
+  it("creates the contact and a pending ticket, counts unread, and ignores a redelivered message", async () => {
+    const d = await desk();
+    const pipeline = pipelines.get(t.ctx)!;
+    const first = inbound(customer("5511991234567", "Ana"), { body: "Bom dia" });
+    await pipeline.handle(d.source, { type: "message", message: first });
+    await pipeline.handle(d.source, { type: "message", message: first });
+    // Same person writing from the number without the 9th digit meets the same contact and ticket.
+    await pipeline.handle(d.source, { type: "message", message: inbound(customer("551191234567"), { body: "Alguém?" }) });
+    const list = (await call(d.adminSession, "GET", "/tickets?status=pending")).json();
+    expect(list.tickets).toHaveLength(1);
+    expect(list.tickets[0]).toMatchObject({ status: "pending", unreadMessages: 2, lastMessage: "Alguém?", contact: { name: "Ana", number: "5511991234567" } });
+    const history = (await call(d.adminSession, "GET", `/messages/${list.tickets[0].id}`)).json();
+    expect(history.messages.map((m: { body: string }) => m.body)).toEqual(["Bom dia", "Alguém?"]);
+  });
+
+  it("stores media once and serves it only to users of the owning company", async () => {
+    const d = await desk();
+    const other = await desk();
+    const pipeline = pipelines.get(t.ctx)!;
+    await pipeline.handle(d.source, {
+      type: "message",
+      message: inbound(customer("5511990001111"), { kind: "image", body: "foto", media: { data: PNG, mimeType: "image/png", fileName: "../../etc/passwd.png" } }),
+    });
+    const [ticket] = (await call(d.adminSession, "GET", "/tickets")).json().tickets;
+    const [msg] = (await call(d.adminSession, "GET", `/messages/${ticket.id}`)).json().messages;
+    expect(msg).toMatchObject({ mediaType: "image", mimeType: "image/png", mediaName: "passwd.png", body: "foto" });
+    const file = await t.app.inject({ method: "GET", url: msg.mediaUrl, headers: d.userSession.headers });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers["content-type"]).toBe("image/png");
+    expect(file.headers["x-content-type-options"]).toBe("nosniff");
+    expect(file.rawPayload.equals(PNG)).toBe(true);
+    expect((await t.app.inject({ method: "GET", url: msg.mediaUrl })).statusCode).toBe(401);
+    const foreign = await t.app.inject({ method: "GET", url: msg.mediaUrl, headers: other.adminSession.headers });
+    expect(foreign.statusCode).toBe(404);
+  });
+
+  it("a closed attendance stays as history: the next message opens a new ticket, and the history spans both", async () => {
+    const d = await desk();
+    const pipeline = pipelines.get(t.ctx)!;
+    const chat = customer("5511990002222");
+    await pipeline.handle(d.source, { type: "message", message: inbound(chat, { body: "primeira conversa" }) });
+    const [first] = (await call(d.adminSession, "GET", "/tickets")).json().tickets;
+    await t.app.inject({ method: "PUT", url: `/api/tickets/${first.id}`, headers: d.adminSession.headers, payload: { status: "closed" } });
+    await pipeline.handle(d.source, { type: "message", message: inbound(chat, { body: "segunda conversa" }) });
+    const rows = await t.ctx.database.db.select().from(tickets).where(eq(tickets.contactId, first.contact.id));
+    expect(rows.map((r) => r.status).sort()).toEqual(["closed", "pending"]);
+    const second = rows.find((r) => r.status === "pending")!;
+    const history = (await call(d.adminSession, "GET", `/messages/${second.id}`)).json();
+    expect(history.messages.map((m: { body: string; ticketId: number }) => [m.body, m.ticketId])).toEqual([
+      ["primeira conversa", first.id],
+      ["segunda conversa", second.id],
+    ]);
+  });
+
+  it("applies acks monotonically, marks contact deletions, and records missed calls", async () => {
+    const d = await desk();
+    const pipeline = pipelines.get(t.ctx)!;
+    const chat = customer("5511990003333");
+    const msg = inbound(chat, { body: "vou apagar" });
+    await pipeline.handle(d.source, { type: "message", message: msg });
+    await pipeline.handle(d.source, { type: "deleted", providerMessageId: msg.providerMessageId, chat });
+    await pipeline.handle(d.source, { type: "call", callId: "CALL1", from: chat, isVideo: false, status: "offer" });
+    const [ticket] = (await call(d.adminSession, "GET", "/tickets")).json().tickets;
+    const history = (await call(d.adminSession, "GET", `/messages/${ticket.id}`)).json().messages;
+    expect(history[0]).toMatchObject({ isDeleted: true, body: "" });
+    expect(history[1].mediaType).toBe("call_log");
+    expect(history[1].body).toMatch(/^Chamada de voz\/vídeo perdida às \d{2}:\d{2}$/);
+    // Acks on an outbound message never move backwards.
+    const [out] = await t.ctx.database.db
+      .insert(messages)
+      .values({ companyId: d.company.id, ticketId: ticket.id, contactId: ticket.contact.id, connectionId: d.connection.id, providerMessageId: "OUT-1", fromMe: true, body: "oi", ack: 1 })
+      .returning();
+    await pipeline.handle(d.source, { type: "ack", providerMessageId: "OUT-1", ack: 3 });
+    await pipeline.handle(d.source, { type: "ack", providerMessageId: "OUT-1", ack: 2 });
+    const [after] = await t.ctx.database.db.select().from(messages).where(eq(messages.id, out!.id));
+    expect(after!.ack).toBe(3);
+  });
+
+  it("emits appMessage and ticket events only to sockets that may see the ticket", async () => {
+    const d = await desk();
+    const other = await desk();
+    const q = await buildQueue(t.ctx, d.company.id);
+    await t.ctx.database.db.insert(userQueues).values({ companyId: d.company.id, userId: d.user.id, queueId: q.id });
+    const adminSocket = await connectSocket(t.app, d.adminSession.token);
+    const foreignSocket = await connectSocket(t.app, other.adminSession.token);
+    const leaked = collectEvents(foreignSocket, "appMessage");
+    const created = nextEvent<{ action: string; message: { body: string }; ticket: { unreadMessages: number } }>(adminSocket, "appMessage");
+    await pipelines.get(t.ctx)!.handle(d.source, { type: "message", message: inbound(customer("5511990004444"), { body: "tem alguém?" }) });
+    expect(await created).toMatchObject({ action: "create", message: { body: "tem alguém?" }, ticket: { unreadMessages: 1 } });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(leaked).toEqual([]);
+    adminSocket.close();
+    foreignSocket.close();
+  });
+});
+
+describe("sending", () => {
+  it("keeps the message and marks it failed with ERR_SENDING_WAPP_MSG when the connection is not live here", async () => {
+    const d = await desk();
+    await pipelines.get(t.ctx)!.handle(d.source, { type: "message", message: inbound(customer("5511990005555")) });
+    const [ticket] = (await call(d.adminSession, "GET", "/tickets")).json().tickets;
+    const notOpen = await call(d.adminSession, "POST", `/messages/${ticket.id}`, { body: "oi" });
+    expect(notOpen.json()).toEqual({ error: "ERR_TICKET_NOT_OPEN" });
+    await t.app.inject({ method: "PUT", url: `/api/tickets/${ticket.id}`, headers: d.adminSession.headers, payload: { status: "open" } });
+    const blank = await call(d.adminSession, "POST", `/messages/${ticket.id}`, { body: "   " });
+    expect(blank.statusCode).toBe(400);
+    const res = await call(d.adminSession, "POST", `/messages/${ticket.id}`, { body: "Olá, tudo bem?" });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe("ERR_SENDING_WAPP_MSG");
+    const history = (await call(d.adminSession, "GET", `/messages/${ticket.id}`)).json().messages;
+    expect(history.at(-1)).toMatchObject({ body: "Olá, tudo bem?", fromMe: true, status: "failed", ack: 0 });
+    // Another user of the company who is not the assignee cannot send on it.
+    const attendant = await login(t.app, d.user.email);
+    expect((await call(attendant, "POST", `/messages/${ticket.id}`, { body: "intruso" })).statusCode).toBe(403);
+  });
+});

@@ -1,0 +1,294 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import { MESSAGES_PAGE_SIZE, type MessageDTO, type MessageListResponse, type TicketDTO } from "@balcao/shared";
+import type { AppContext } from "../../context";
+import { isUniqueViolation } from "../../db/client";
+import { messages, tickets } from "../../db/schema";
+import { AppError, forbidden, notFound } from "../../http/errors";
+import { ChannelError, type OutboundContent } from "../../channels/types";
+import type { Actor } from "../auth/service";
+import { MediaStore } from "../media/service";
+import { mediaKindOf } from "../media/sniff";
+import { ACCESS_DENIED } from "../tickets/service";
+import { canSeeTicket, ticketPolicy, type TicketScope } from "../tickets/policy";
+import { presentTicketById } from "../tickets/presenter";
+import { addressOfContact, sessionFor } from "./gateway";
+import { previewOf } from "./labels";
+import { presentMessage, presentMessagesById, selectMessages } from "./presenter";
+
+export interface OutgoingFile {
+  data: Buffer;
+  fileName: string;
+  mimeType?: string;
+}
+
+export interface SendInput {
+  body: string;
+  quotedMsgId?: number | null;
+  files?: OutgoingFile[];
+  /** Sent as a voice note (push-to-talk) when the file is audio. */
+  voice?: boolean;
+  idempotencyKey?: string;
+}
+
+type TicketRecord = typeof tickets.$inferSelect;
+const scopeOf = (t: TicketRecord): TicketScope => ({ userId: t.userId, queueId: t.queueId, status: t.status });
+
+export class MessagesService {
+  private readonly media: MediaStore;
+
+  constructor(private readonly ctx: AppContext) {
+    this.media = new MediaStore(ctx);
+  }
+
+  private get db() {
+    return this.ctx.database.db;
+  }
+
+  private async visibleTicket(actor: Actor, ticketId: number): Promise<TicketRecord> {
+    const [t] = await this.db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, actor.companyId)))
+      .limit(1);
+    if (!t) throw notFound("ERR_NO_TICKET_FOUND");
+    if (!canSeeTicket(actor, t)) throw new AppError(ACCESS_DENIED, 403);
+    return t;
+  }
+
+  /**
+   * The contact's conversation on this connection across all its tickets (earlier attendances are
+   * history), newest page first, oldest first within a page, so the view can mark where tickets change.
+   */
+  async list(actor: Actor, ticketId: number, pageNumber: number, beforeId?: number): Promise<MessageListResponse> {
+    const t = await this.visibleTicket(actor, ticketId);
+    const conversation = and(
+      eq(messages.companyId, actor.companyId),
+      eq(messages.contactId, t.contactId),
+      t.connectionId === null ? sql`${messages.connectionId} is null` : eq(messages.connectionId, t.connectionId),
+    );
+    // `beforeId` (the oldest message the client holds) pages by keyset: constant cost at any depth,
+    // where pageNumber's OFFSET walks every newer message first (see bench/messages-history.ts).
+    const query = selectMessages(this.db)
+      .where(
+        beforeId
+          ? and(
+              conversation,
+              sql`(${messages.createdAt}, ${messages.id}) < (select m2.created_at, m2.id from messages m2 where m2.id = ${beforeId} and m2.company_id = ${actor.companyId})`,
+            )
+          : conversation,
+      )
+      .orderBy(desc(messages.createdAt), desc(messages.id))
+      .limit(MESSAGES_PAGE_SIZE + 1);
+    const rows = beforeId ? await query : await query.offset((pageNumber - 1) * MESSAGES_PAGE_SIZE);
+    const hasMore = rows.length > MESSAGES_PAGE_SIZE;
+    const page = rows.slice(0, MESSAGES_PAGE_SIZE).reverse().map(presentMessage);
+    return { messages: page, hasMore, ticket: (await presentTicketById(this.db, actor.companyId, t.id))! };
+  }
+
+  /**
+   * Stores each outgoing message first (status pending: never lost), then hands it to the provider.
+   * A provider failure marks the message failed (retryable) and answers ERR_SENDING_WAPP_MSG.
+   */
+  async send(actor: Actor, ticketId: number, input: SendInput): Promise<MessageDTO[]> {
+    const t = await this.visibleTicket(actor, ticketId);
+    if (!ticketPolicy.handle(actor, t)) throw forbidden();
+    if (t.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN", 400);
+    const files = input.files ?? [];
+    const body = input.body.trim();
+    if (!body && files.length === 0) throw new AppError("ERR_CREATING_MESSAGE", 400);
+    if (input.idempotencyKey) {
+      const [existing] = await this.db
+        .select({ id: messages.id })
+        .from(messages)
+        .where(and(eq(messages.companyId, actor.companyId), eq(messages.idempotencyKey, input.idempotencyKey)))
+        .limit(1);
+      if (existing) return presentMessagesById(this.db, [existing.id]);
+    }
+    if (input.quotedMsgId) await this.assertQuotable(actor.companyId, t, input.quotedMsgId);
+
+    let ids: number[];
+    try {
+      ids = await this.db.transaction(async (tx) => {
+        const created: number[] = [];
+        const parts =
+          files.length === 0
+            ? [{ kind: "chat", body, file: undefined as OutgoingFile | undefined }]
+            : files.map((file, i) => ({ kind: "", body: i === 0 ? body : "", file }));
+        for (const [index, part] of parts.entries()) {
+          let mediaId: string | null = null;
+          let kind = part.kind;
+          let mimeType: string | null = null;
+          let mediaName: string | null = null;
+          if (part.file) {
+            const stored = await this.media.save(tx, actor.companyId, part.file.data, part.file.fileName, part.file.mimeType);
+            mediaId = stored.id;
+            mimeType = stored.mimeType;
+            mediaName = stored.originalName;
+            kind = mediaKindOf(stored.mimeType);
+          }
+          const [row] = await tx
+            .insert(messages)
+            .values({
+              companyId: actor.companyId,
+              ticketId: t.id,
+              contactId: t.contactId,
+              connectionId: t.connectionId,
+              body: part.body,
+              fromMe: true,
+              read: true,
+              mediaType: kind,
+              mediaPath: mediaId,
+              mediaName,
+              mimeType,
+              quotedMsgId: index === 0 ? (input.quotedMsgId ?? null) : null,
+              ack: 0,
+              status: "pending",
+              idempotencyKey: index === 0 ? (input.idempotencyKey ?? null) : null,
+            })
+            .returning({ id: messages.id, body: messages.body, mediaType: messages.mediaType, mediaName: messages.mediaName });
+          created.push(row!.id);
+          await tx
+            .update(tickets)
+            .set({ lastMessage: previewOf(row!.mediaType, row!.body, row!.mediaName), lastMessageAt: new Date(), updatedAt: new Date(), unreadMessages: 0 })
+            .where(eq(tickets.id, t.id));
+        }
+        return created;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err, "messages_company_idempotency_key_uq")) {
+        const [existing] = await this.db.select({ id: messages.id }).from(messages).where(and(eq(messages.companyId, actor.companyId), eq(messages.idempotencyKey, input.idempotencyKey!)));
+        return presentMessagesById(this.db, [existing!.id]);
+      }
+      throw err;
+    }
+
+    const ticket = (await presentTicketById(this.db, actor.companyId, t.id))!;
+    const stored = await presentMessagesById(this.db, ids);
+    for (const message of stored) this.ctx.events.publish({ type: "messages.created", companyId: actor.companyId, message, ticket });
+    this.ctx.events.publish({ type: "tickets.updated", companyId: actor.companyId, ticket });
+
+    const results = [];
+    let failed = false;
+    for (const id of ids) {
+      const delivered = await this.deliver(actor.companyId, id, input.voice ?? false);
+      failed ||= delivered.status === "failed";
+      results.push(delivered);
+    }
+    if (failed) throw new AppError("ERR_SENDING_WAPP_MSG", 400, { messageId: results.find((m) => m.status === "failed")!.id });
+    return results;
+  }
+
+  private async assertQuotable(companyId: number, t: TicketRecord, quotedId: number): Promise<void> {
+    const [q] = await this.db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(eq(messages.id, quotedId), eq(messages.companyId, companyId), eq(messages.contactId, t.contactId)))
+      .limit(1);
+    if (!q) throw notFound("ERR_NOT_FOUND");
+  }
+
+  /** Sends one stored message through the ticket's connection and records the outcome. */
+  private async deliver(companyId: number, messageId: number, voice: boolean): Promise<MessageDTO> {
+    const [row] = await this.db.select().from(messages).where(and(eq(messages.id, messageId), eq(messages.companyId, companyId)));
+    const m = row!;
+    let outcome: { providerMessageId: string | null; status: "sent" | "failed" };
+    try {
+      const session = sessionFor(this.ctx, companyId, m.connectionId);
+      const to = await addressOfContact(this.db, companyId, m.contactId!);
+      let content: OutboundContent;
+      if (m.mediaPath) {
+        const { record, data } = await this.media.load(companyId, m.mediaPath);
+        const kind = mediaKindOf(record.mimeType);
+        content =
+          kind === "audio"
+            ? { kind: "audio", data, mimeType: record.mimeType, fileName: record.originalName, voice }
+            : { kind, data, mimeType: record.mimeType, fileName: record.originalName, caption: m.body || undefined };
+      } else content = { kind: "text", body: m.body };
+      let quotedProviderMessageId: string | undefined;
+      if (m.quotedMsgId) {
+        const [q] = await this.db.select({ pid: messages.providerMessageId }).from(messages).where(eq(messages.id, m.quotedMsgId));
+        quotedProviderMessageId = q?.pid ?? undefined;
+      }
+      const result = await session.send({ to, content, quotedProviderMessageId });
+      outcome = { providerMessageId: result.providerMessageId, status: "sent" };
+    } catch (err) {
+      if (!(err instanceof ChannelError)) console.error("send failed", err);
+      outcome = { providerMessageId: null, status: "failed" };
+    }
+    await this.db
+      .update(messages)
+      .set({
+        status: outcome.status,
+        providerMessageId: outcome.providerMessageId,
+        // The provider may already have acked (fast simulator); never move an ack backwards.
+        ack: outcome.status === "sent" ? sql`greatest(${messages.ack}, 1)` : messages.ack,
+        updatedAt: new Date(),
+      })
+      .where(eq(messages.id, m.id));
+    const [dto] = await presentMessagesById(this.db, [m.id]);
+    const [t] = await this.db.select().from(tickets).where(eq(tickets.id, m.ticketId));
+    if (t) this.ctx.events.publish({ type: "messages.updated", companyId, message: dto!, scope: scopeOf(t) });
+    return dto!;
+  }
+
+  /** Sends a failed message again. */
+  async retry(actor: Actor, messageId: number): Promise<MessageDTO> {
+    const m = await this.ownMessage(actor, messageId);
+    if (m.status !== "failed") return (await presentMessagesById(this.db, [m.id]))[0]!;
+    await this.db.update(messages).set({ status: "pending" }).where(eq(messages.id, m.id));
+    const result = await this.deliver(actor.companyId, m.id, false);
+    if (result.status === "failed") throw new AppError("ERR_SENDING_WAPP_MSG", 400, { messageId: m.id });
+    return result;
+  }
+
+  private async ownMessage(actor: Actor, messageId: number) {
+    const [m] = await this.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.id, messageId), eq(messages.companyId, actor.companyId)))
+      .limit(1);
+    if (!m) throw notFound("ERR_NOT_FOUND");
+    const t = await this.visibleTicket(actor, m.ticketId);
+    if (!m.fromMe || !ticketPolicy.handle(actor, t)) throw forbidden();
+    return m;
+  }
+
+  /** Deletes one's own message for everyone (spec §2); ERR_DELETE_WAPP_MSG when WhatsApp refuses. */
+  async remove(actor: Actor, messageId: number): Promise<MessageDTO> {
+    const m = await this.ownMessage(actor, messageId);
+    if (m.isDeleted) return (await presentMessagesById(this.db, [m.id]))[0]!;
+    if (m.providerMessageId) {
+      try {
+        const session = sessionFor(this.ctx, actor.companyId, m.connectionId);
+        await session.deleteMessage(await addressOfContact(this.db, actor.companyId, m.contactId!), m.providerMessageId);
+      } catch {
+        throw new AppError("ERR_DELETE_WAPP_MSG", 400);
+      }
+    }
+    await this.db.update(messages).set({ isDeleted: true, updatedAt: new Date() }).where(eq(messages.id, m.id));
+    const [dto] = await presentMessagesById(this.db, [m.id]);
+    const [t] = await this.db.select().from(tickets).where(eq(tickets.id, m.ticketId));
+    this.ctx.events.publish({ type: "messages.updated", companyId: actor.companyId, message: dto!, scope: scopeOf(t!) });
+    return dto!;
+  }
+
+  /** Used by the inbound pipeline and automatic messages: sends text on a ticket as the company. */
+  async sendAutomatic(companyId: number, ticketId: number, body: string): Promise<MessageDTO | null> {
+    const [t] = await this.db.select().from(tickets).where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId)));
+    if (!t || !body.trim()) return null;
+    const [row] = await this.db
+      .insert(messages)
+      .values({ companyId, ticketId, contactId: t.contactId, connectionId: t.connectionId, body, fromMe: true, read: true, status: "pending" })
+      .returning({ id: messages.id });
+    const ticket = (await presentTicketById(this.db, companyId, t.id))!;
+    const [message] = await presentMessagesById(this.db, [row!.id]);
+    this.ctx.events.publish({ type: "messages.created", companyId, message: message!, ticket });
+    return this.deliver(companyId, row!.id, false);
+  }
+
+  /** Ticket DTO helper for events raised outside a request. */
+  ticketDto(companyId: number, ticketId: number): Promise<TicketDTO | null> {
+    return presentTicketById(this.db, companyId, ticketId);
+  }
+}
+
