@@ -7,3 +7,33 @@ export interface SettingDTO {
   key: string;
   value: string;
 }
+
+const ENABLED_DISABLED = ["enabled", "disabled"] as const;
+
+/**
+ * Every company setting key the API accepts, with its allowed values (spec §3, §9); `null` = free
+ * text. `allTicket` is not here: it belongs to each user (PUT /users/:id).
+ */
+export const SETTING_VALUES: Record<string, readonly string[] | null> = {
+  userRating: ENABLED_DISABLED,
+  call: ENABLED_DISABLED,
+  CheckMsgIsGroup: ENABLED_DISABLED,
+  sendGreetingAccepted: ENABLED_DISABLED,
+  sendMsgTransfTicket: ENABLED_DISABLED,
+  userCreation: ENABLED_DISABLED,
+  scheduleType: ["disabled", "queue", "company"],
+  chatBotType: ["text"],
+  campaignsEnabled: ["true", "false"],
+  // Integration keys of spec §3 (ISP billing integrations): free text, admins only.
+  ipixc: null,
+  tokenixc: null,
+  ipmkauth: null,
+  clientidmkauth: null,
+  clientsecretmkauth: null,
+  asaas: null,
+};
+
+/** Keys whose values are credentials: GET /settings returns them to admins only. */
+export const SECRET_SETTING_KEYS: readonly string[] = ["ipixc", "tokenixc", "ipmkauth", "clientidmkauth", "clientsecretmkauth", "asaas"];
+
+export const INVALID_SETTING_VALUE = "ERR_INVALID_SETTING_VALUE";

@@ -79,6 +79,12 @@ export const attendanceCycles = pgTable(
     chatbotAt: timestamp("chatbot_at", { withTimezone: true }),
     rated: boolean("rated").notNull().default(false),
     rating: integer("rating"),
+    /** The rating prompt went out (resolve with userRating enabled); the next answers are rating attempts. */
+    ratingRequestedAt: timestamp("rating_requested_at", { withTimezone: true }),
+    /** Invalid answers to the rating prompt so far (the bot gives up after a few). */
+    ratingAttempts: integer("rating_attempts").notNull().default(0),
+    /** The out-of-hours message went out in this cycle (sent at most once per cycle). */
+    outOfHoursSentAt: timestamp("out_of_hours_sent_at", { withTimezone: true }),
     ...timestamps,
   },
   (t) => [
