@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import cookie from "@fastify/cookie";
+import multipart from "@fastify/multipart";
 import helmet from "@fastify/helmet";
 import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
@@ -65,6 +66,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     crossOriginEmbedderPolicy: false,
   });
   await app.register(cookie);
+  await app.register(multipart, { limits: { fileSize: 64 * 1024 * 1024, files: 10 } });
   await app.register(swagger, {
     openapi: { info: { title: "Balcão API", version: "0.1.0" }, servers: [{ url: "/api" }] },
     transform: jsonSchemaTransform,

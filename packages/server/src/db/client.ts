@@ -72,6 +72,9 @@ async function openPglite(options: OpenOptions): Promise<Database> {
 
 async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client dropped by the server (restart, failover, admin command) must not crash the process;
+  // the pool replaces it on the next query.
+  pool.on("error", (err) => console.warn(`PostgreSQL pool: idle client error: ${err.message}`));
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,

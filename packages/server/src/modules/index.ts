@@ -1,5 +1,15 @@
 import type { App } from "../app";
 import type { EventDelivery } from "../realtime/rooms";
+import { deliverContactEvents } from "./contacts/events";
+import { registerContactRoutes } from "./contacts/routes";
+import { deliverTagEvents } from "./tags/events";
+import { registerTagRoutes } from "./tags/routes";
+import { deliverQuickMessageEvents } from "./quickMessages/events";
+import { registerQuickMessageRoutes } from "./quickMessages/routes";
+import { deliverConnectionEvents } from "./connections/events";
+import { registerConnectionRoutes } from "./connections/routes";
+import { deliverSimulatorEvents } from "./simulator/events";
+import { registerSimulatorRoutes } from "./simulator/routes";
 import { deliverAuthEvents } from "./auth/events";
 import { registerAuthRoutes } from "./auth/routes";
 import { registerCompanyRoutes } from "./companies/routes";
@@ -11,6 +21,14 @@ import { deliverUserEvents } from "./users/events";
 import { registerUserRoutes } from "./users/routes";
 import { deliverTicketEvents } from "./tickets/events";
 import { registerTicketRoutes } from "./tickets/routes";
+import { registerMediaRoutes } from "./media/routes";
+import { deliverMessageEvents } from "./messages/events";
+import { registerMessages } from "./messages/module";
+import { registerTicketNoteRoutes } from "./ticketNotes/routes";
+import { deliverQueueEvents } from "./queues/events";
+import { registerQueueRoutes } from "./queues/routes";
+import { registerOpeningHoursRoutes } from "./openingHours/routes";
+import { registerChatbot } from "./chatbot/module";
 
 /** One entry per domain: its REST routes (under /api) and how its events reach sockets. */
 export interface AppModule {
@@ -26,5 +44,17 @@ export const modules: AppModule[] = [
   { name: "plans", routes: registerPlanRoutes },
   { name: "users", routes: registerUserRoutes, deliver: deliverUserEvents },
   { name: "settings", routes: registerSettingRoutes, deliver: deliverSettingEvents },
+  { name: "connections", routes: registerConnectionRoutes, deliver: deliverConnectionEvents },
+  { name: "simulator", routes: registerSimulatorRoutes, deliver: deliverSimulatorEvents },
   { name: "tickets", routes: registerTicketRoutes, deliver: deliverTicketEvents },
+  { name: "media", routes: registerMediaRoutes },
+  { name: "messages", routes: registerMessages, deliver: deliverMessageEvents },
+  { name: "ticketNotes", routes: registerTicketNoteRoutes },
+  { name: "contacts", routes: registerContactRoutes, deliver: deliverContactEvents },
+  { name: "tags", routes: registerTagRoutes, deliver: deliverTagEvents },
+  { name: "quickMessages", routes: registerQuickMessageRoutes, deliver: deliverQuickMessageEvents },
+  { name: "queues", routes: registerQueueRoutes, deliver: deliverQueueEvents },
+  { name: "openingHours", routes: registerOpeningHoursRoutes },
+  // After "messages": it hooks into the inbound pipeline that module creates.
+  { name: "chatbot", routes: registerChatbot },
 ];

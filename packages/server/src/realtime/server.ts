@@ -53,6 +53,13 @@ export async function attachRealtime(httpServer: HttpServer, ctx: AppContext, au
   });
 
   const db = ctx.database.db;
+  // While the server shuts down, sockets disconnect en masse: skip the per-socket presence writes.
+  let closing = false;
+  const originalClose = io.close.bind(io);
+  io.close = (fn?: (err?: Error) => void) => {
+    closing = true;
+    return originalClose(fn);
+  };
   io.on("connection", (socket: Socket) => {
     const actor = (socket.data as SocketData).actor;
     socket.join([rooms.company(actor.companyId), rooms.user(actor.companyId, actor.id), rooms.session(actor.sid)]);
@@ -63,6 +70,7 @@ export async function attachRealtime(httpServer: HttpServer, ctx: AppContext, au
       void db.update(users).set({ online: true, lastSeenAt: new Date() }).where(eq(users.id, actor.id));
     });
     socket.on("disconnect", async () => {
+      if (closing) return;
       const remaining = await io.in(rooms.user(actor.companyId, actor.id)).fetchSockets().catch(() => []);
       if (remaining.length === 0) await db.update(users).set({ online: false }).where(eq(users.id, actor.id)).catch(() => undefined);
     });

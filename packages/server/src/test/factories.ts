@@ -3,7 +3,7 @@ import { io, type Socket } from "socket.io-client";
 import { addDays, todayIn } from "@balcao/shared";
 import type { App } from "../app";
 import type { AppContext } from "../context";
-import { companies, plans, queues, users } from "../db/schema";
+import { companies, contactIdentities, contacts, plans, queues, tags, users } from "../db/schema";
 import { insertDefaultSettings } from "../modules/companies/service";
 
 const unique = () => randomBytes(4).toString("hex");
@@ -61,6 +61,32 @@ export async function buildQueue(ctx: AppContext, companyId: number, overrides: 
   return row!;
 }
 
+let contactSeq = 0;
+/** A contact with a Brazilian mobile number (unique per call) and its phone identity unless `withIdentity: false`. */
+export async function buildContact(
+  ctx: AppContext,
+  companyId: number,
+  overrides: Partial<typeof contacts.$inferInsert> & { withIdentity?: boolean } = {},
+) {
+  const { withIdentity = true, ...rest } = overrides;
+  const suffix = String(Date.now() % 10_000_000 + ++contactSeq * 7919).slice(-7).padStart(7, "0");
+  const [row] = await ctx.database.db
+    .insert(contacts)
+    .values({ companyId, name: `Contato ${unique()}`, number: `55119${8}${suffix}`, ...rest })
+    .returning();
+  if (withIdentity && row!.number && !row!.isGroup)
+    await ctx.database.db.insert(contactIdentities).values({ companyId, contactId: row!.id, kind: "phone", value: row!.number, source: "test" });
+  return row!;
+}
+
+export async function buildTag(ctx: AppContext, companyId: number, overrides: Partial<typeof tags.$inferInsert> = {}) {
+  const [row] = await ctx.database.db
+    .insert(tags)
+    .values({ companyId, name: `Tag ${unique()}`, color: "#2E7D32", ...overrides })
+    .returning();
+  return row!;
+}
+
 export interface Session {
   token: string;
   cookie: string;
@@ -113,6 +139,23 @@ export function nextEvent<T = unknown>(socket: Socket, event: string, ms = 3000)
       clearTimeout(timer);
       resolve(payload);
     });
+  });
+}
+
+/** Resolves with the first `event` payload that satisfies `match` (events may interleave). */
+export function nextEventWhere<T = unknown>(socket: Socket, event: string, match: (payload: T) => boolean, ms = 3000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      socket.off(event, listener);
+      reject(new Error(`no matching ${event} event within ${ms} ms`));
+    }, ms);
+    const listener = (payload: T) => {
+      if (!match(payload)) return;
+      clearTimeout(timer);
+      socket.off(event, listener);
+      resolve(payload);
+    };
+    socket.on(event, listener);
   });
 }
 
