@@ -18,7 +18,8 @@ export default defineConfig({
           groups: [
             { name: "react", test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 30 },
             { name: "mui", test: /node_modules[\\/](@mui|@emotion)[\\/]/, priority: 20 },
-            { name: "vendor", test: /node_modules[\\/]/, priority: 10 },
+            // The MP3 encoder is only needed once someone records a voice note: keep it in its own lazy chunk.
+            { name: "vendor", test: /node_modules[\\/](?!@breezystack[\\/]lamejs)/, priority: 10 },
           ],
         },
       },

@@ -13,8 +13,31 @@ function storedLanguage(): Language {
   return (LANGUAGES as readonly string[]).includes(stored ?? "") ? (stored as Language) : "pt";
 }
 
+type Messages = { [key: string]: string | Messages };
+
+/** Each feature may keep its texts in features/<domain>/locales/<lang>.json, merged over the shared ones. */
+const featureLocales = import.meta.glob<{ default: Messages }>("../features/*/locales/*.json", { eager: true });
+
+function deepMerge(target: Messages, source: Messages): Messages {
+  for (const [key, value] of Object.entries(source)) {
+    const current = target[key];
+    target[key] = typeof value === "object" && typeof current === "object" ? deepMerge({ ...current }, value) : value;
+  }
+  return target;
+}
+
+function messagesFor(language: Language, base: Messages): Messages {
+  let merged: Messages = structuredClone(base);
+  for (const [path, module] of Object.entries(featureLocales)) if (path.endsWith(`/${language}.json`)) merged = deepMerge(merged, module.default);
+  return merged;
+}
+
 void i18n.use(initReactI18next).init({
-  resources: { pt: { translation: pt }, en: { translation: en }, es: { translation: es } },
+  resources: {
+    pt: { translation: messagesFor("pt", pt as Messages) },
+    en: { translation: messagesFor("en", en as Messages) },
+    es: { translation: messagesFor("es", es as Messages) },
+  },
   lng: storedLanguage(),
   fallbackLng: "pt",
   interpolation: { escapeValue: false },

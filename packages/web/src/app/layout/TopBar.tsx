@@ -1,13 +1,13 @@
 import { formatDateBR, isAdmin } from "@balcao/shared";
-import { AppBar, Badge, Box, IconButton, Toolbar, Tooltip, Typography } from "@mui/material";
+import { AppBar, Box, IconButton, Toolbar, Tooltip, Typography } from "@mui/material";
 import Brightness4 from "@mui/icons-material/Brightness4";
 import Brightness7 from "@mui/icons-material/Brightness7";
 import Cached from "@mui/icons-material/Cached";
 import ChevronLeft from "@mui/icons-material/ChevronLeft";
 import MenuIcon from "@mui/icons-material/Menu";
-import NotificationsOutlined from "@mui/icons-material/NotificationsOutlined";
 import { useTranslation } from "react-i18next";
 import { useSession } from "../../features/auth/SessionProvider";
+import { TicketsBell } from "../../features/tickets/TicketsBell";
 import { useColorMode } from "../theme";
 import { ProfileMenu } from "./ProfileMenu";
 import { VolumeControl } from "./VolumeControl";
@@ -51,13 +51,7 @@ export function TopBar({ drawerOpen, onToggleDrawer }: TopBarProps) {
             <Cached />
           </IconButton>
         </Tooltip>
-        <Tooltip title={t("topBar.notifications")}>
-          <IconButton color="inherit" aria-label={t("topBar.notifications")}>
-            <Badge badgeContent={0} color="error">
-              <NotificationsOutlined />
-            </Badge>
-          </IconButton>
-        </Tooltip>
+        <TicketsBell />
         <ProfileMenu />
       </Toolbar>
     </AppBar>

@@ -48,7 +48,7 @@ describe("SignupPage", () => {
     await userEvent.click(options[1]);
     await userEvent.click(screen.getByRole("button", { name: "Cadastrar" }));
     expect(await screen.findByText("Usuário criado com sucesso! Faça seu login!!!.")).toBeInTheDocument();
-    expect(screen.getByTestId("location")).toHaveTextContent("/login");
+    expect(await screen.findByTestId("location")).toHaveTextContent("/login");
     expect(calls.find((c) => c.method === "POST")?.body).toEqual({
       name: "Padaria Pão Quente",
       email: "dono@padaria.test",
