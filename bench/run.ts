@@ -1,8 +1,10 @@
 /** Runs every benchmark; each prints its figures and a baseline measured in the same run. */
 import { messagesHistoryBench } from "./messages-history";
+import { ticketsListBench } from "./tickets-list";
 
 const benches: Record<string, () => Promise<void>> = {
   "messages-history": messagesHistoryBench,
+  "tickets-list": ticketsListBench,
 };
 
 const only = process.argv.slice(2);

@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -52,7 +53,8 @@ async function openPglite(options: OpenOptions): Promise<Database> {
     dir = path.join(options.dataDir, "pgdata");
     mkdirSync(dir, { recursive: true });
   }
-  const client = await PGlite.create(dir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+  const extensions = { pg_trgm };
+  const client = await PGlite.create(dir, options.loadDataDir ? { loadDataDir: options.loadDataDir, extensions } : { extensions });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,

@@ -18,7 +18,14 @@ export function foldText(value: string): string {
  * which needs superuser rights to install and is not in every PGlite build.
  */
 export function foldColumn(column: AnyColumn | SQL): SQL {
-  return sql`translate(lower(${column}), ${ACCENTED}, ${PLAIN})`;
+  // Literals, not parameters: the trigram indexes are built on this exact expression, and the planner
+  // only uses an expression index when the query spells the expression the same way.
+  return sql`translate(lower(${column}), ${sql.raw(`'${ACCENTED}'`)}, ${sql.raw(`'${PLAIN}'`)})`;
+}
+
+/** The trigram index expression for a column (see the search migration). */
+export function foldIndexExpression(column: AnyColumn): SQL {
+  return sql`translate(lower(${column}), ${sql.raw(`'${ACCENTED}'`)}, ${sql.raw(`'${PLAIN}'`)}) gin_trgm_ops`;
 }
 
 /** `%term%` for LIKE with the user's wildcards escaped. */

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex, varchar } from "drizzle-orm/pg-core";
 import { connections } from "./connections";
 import { companies, timestamps } from "./core";
+import { foldIndexExpression } from "../search";
 
 export const contacts = pgTable(
   "contacts",
@@ -22,6 +23,8 @@ export const contacts = pgTable(
     uniqueIndex("contacts_company_number_uq").on(t.companyId, t.number).where(sql`${t.number} is not null`),
     // Ordered list and prefix search; accent-insensitive search can add an unaccent/trigram index later.
     index("contacts_company_name_idx").on(t.companyId, t.name, t.id),
+    // Substring search on names ignoring case and accents (db/search.ts).
+    index("contacts_name_trgm_idx").using("gin", foldIndexExpression(t.name)),
   ],
 );
 

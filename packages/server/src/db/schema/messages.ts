@@ -14,6 +14,7 @@ import {
 import { connections } from "./connections";
 import { contacts } from "./contacts";
 import { companies, timestamps } from "./core";
+import { foldIndexExpression } from "../search";
 import { tickets } from "./tickets";
 
 /** Keyed by our own id; the provider's id is only unique within its connection (reference keyed on it globally). */
@@ -62,5 +63,7 @@ export const messages = pgTable(
     index("messages_company_contact_created_idx").on(t.companyId, t.contactId, t.createdAt, t.id),
     // Without it every deleted message would scan the table to null its quotes.
     index("messages_quoted_msg_idx").on(t.quotedMsgId).where(sql`${t.quotedMsgId} is not null`),
+    // Ticket search by message text (db/search.ts).
+    index("messages_body_trgm_idx").using("gin", foldIndexExpression(t.body)),
   ],
 );

@@ -48,6 +48,8 @@ export const tickets = pgTable(
     uniqueIndex("tickets_uuid_uq").on(t.uuid),
     // Keyset pagination of the ticket list (updated_at desc, id desc) per tab/filter.
     index("tickets_company_status_updated_idx").on(t.companyId, t.status, t.updatedAt, t.id),
+    // The search tab and 'all visible' lists have no status to lead with.
+    index("tickets_company_updated_idx").on(t.companyId, t.updatedAt, t.id),
     index("tickets_company_queue_status_updated_idx").on(t.companyId, t.queueId, t.status, t.updatedAt, t.id),
     index("tickets_company_user_status_updated_idx").on(t.companyId, t.userId, t.status, t.updatedAt, t.id),
     index("tickets_company_contact_connection_status_idx").on(t.companyId, t.contactId, t.connectionId, t.status),

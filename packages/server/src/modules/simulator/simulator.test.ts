@@ -153,10 +153,13 @@ describe("the company's side: sends, acks, address book, number check", () => {
 
   it("pushes a `simulator` socket event when a phone receives something", async () => {
     const socket = await connectSocket(t.app, a.userSession.token);
-    const event = nextEvent(socket, "simulator");
-    await t.ctx.channels.session(a.company.id, conn.id).send({ to: { id: PHONE, kind: "phone" }, content: { kind: "text", body: "ping" } });
-    expect(await event).toEqual({ action: "update", connectionId: conn.id, number: PHONE });
-    socket.disconnect();
+    try {
+      const event = nextEvent(socket, "simulator");
+      await t.ctx.channels.session(a.company.id, conn.id).send({ to: { id: PHONE, kind: "phone" }, content: { kind: "text", body: "ping" } });
+      expect(await event).toEqual({ action: "update", connectionId: conn.id, number: PHONE });
+    } finally {
+      socket.disconnect();
+    }
   });
 });
 
