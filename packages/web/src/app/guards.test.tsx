@@ -34,7 +34,7 @@ describe("route guards", () => {
     renderRoutes(routes, { session: fakeSession(makeUser({ profile: "user", name: "Bia" })), path: "/tags" });
     expect(await screen.findByRole("heading", { name: "Tags" })).toBeInTheDocument();
     expect(screen.getByText("Olá Bia, seja bem-vindo a Acme")).toBeInTheDocument();
-    expect(screen.getByText("Em breve")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Adicionar tag" })).toBeInTheDocument();
     expect(screen.queryByText(/Ativo até/)).not.toBeInTheDocument();
   });
 

@@ -3,6 +3,7 @@ import { Box, Drawer, Toolbar, useMediaQuery } from "@mui/material";
 import { useState } from "react";
 import { Outlet } from "react-router";
 import { useAnotherLoginGuard } from "../../features/auth/useAnotherLoginGuard";
+import { useQueueRealtime } from "../../features/queues/api";
 import { useSettingsRealtime } from "../../features/settings/api";
 import { useUserRealtime } from "../../features/users/useUserRealtime";
 import { MainMenu } from "./MainMenu";
@@ -19,6 +20,8 @@ export function AppLayout() {
   useAnotherLoginGuard();
   useUserRealtime();
   useSettingsRealtime();
+  // Queue lists feed the tickets filter and user modal on every page, not only /queues.
+  useQueueRealtime();
 
   const open = wide ? desktopOpen : mobileOpen;
   const toggle = () => (wide ? setDesktopOpen((o) => !o) : setMobileOpen((o) => !o));

@@ -1,6 +1,128 @@
-import { ComingSoon } from "../../components/ComingSoon";
+import { isAdmin, type QuickMessageDTO } from "@balcao/shared";
+import { Box, Button, IconButton, InputAdornment, Table, TableBody, TableCell, TableHead, TableRow, TextField, Tooltip } from "@mui/material";
+import DeleteOutline from "@mui/icons-material/DeleteOutlined";
+import EditOutlined from "@mui/icons-material/EditOutlined";
+import Search from "@mui/icons-material/Search";
+import { enqueueSnackbar } from "notistack";
+import { useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { ConfirmationDialog } from "../../components/ConfirmationDialog";
+import { EmptyState } from "../../components/EmptyState";
+import { InfiniteScrollArea } from "../../components/InfiniteScrollArea";
+import { LoadingState } from "../../components/LoadingState";
+import { PageHeader } from "../../components/PageHeader";
+import { toastError } from "../../components/toastError";
+import { useDebouncedValue } from "../../hooks/useDebouncedValue";
+import { useSession } from "../auth/SessionProvider";
+import { useDeleteQuickMessage, useQuickMessagesList, useQuickMessagesRealtime } from "./api";
+import { QuickMessageModal } from "./QuickMessageModal";
 
-/** Quick messages /quick-messages — filled in by its own issue. */
+/** Quick replies of the company (spec §2): shortcode, message, edit/delete (the author or an admin), add, search. */
 export default function QuickMessagesPage() {
-  return <ComingSoon titleKey="pages.quickMessages" />;
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const [search, setSearch] = useState("");
+  const searchParam = useDebouncedValue(search.trim().toLowerCase(), 500);
+  const list = useQuickMessagesList(searchParam);
+  const deleteQuickMessage = useDeleteQuickMessage();
+  useQuickMessagesRealtime();
+  const [modal, setModal] = useState<{ open: boolean; quickMessage: QuickMessageDTO | null }>({ open: false, quickMessage: null });
+  const [toDelete, setToDelete] = useState<QuickMessageDTO | null>(null);
+
+  const records = useMemo(() => {
+    const seen = new Set<number>();
+    return (list.data?.pages ?? []).flatMap((page) => page.records).filter((r) => !seen.has(r.id) && seen.add(r.id));
+  }, [list.data]);
+
+  // docs/api.md: the author or an admin edits or deletes.
+  const canManage = (record: QuickMessageDTO) => isAdmin(user) || (!!user && record.userId === user.id);
+
+  const confirmDelete = async () => {
+    if (!toDelete) return;
+    try {
+      await deleteQuickMessage.mutateAsync(toDelete.id);
+      enqueueSnackbar(t("quickMessages.toasts.deleted"), { variant: "success" });
+    } catch (err) {
+      toastError(err);
+    }
+    setToDelete(null);
+  };
+
+  return (
+    <Box sx={{ display: "flex", flexDirection: "column", height: "100%" }}>
+      <PageHeader title={t("quickMessages.title")}>
+        <TextField
+          size="small"
+          type="search"
+          placeholder={t("common.search")}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          slotProps={{
+            htmlInput: { "aria-label": t("common.search") },
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <Search fontSize="small" />
+                </InputAdornment>
+              ),
+            },
+          }}
+        />
+        <Button variant="contained" onClick={() => setModal({ open: true, quickMessage: null })}>
+          {t("quickMessages.buttons.add")}
+        </Button>
+      </PageHeader>
+
+      <InfiniteScrollArea hasMore={!!list.hasNextPage} loading={list.isFetching} onLoadMore={() => void list.fetchNextPage()} data-testid="quick-messages-scroll">
+        <Table size="small" stickyHeader aria-label={t("quickMessages.title")}>
+          <TableHead>
+            <TableRow>
+              <TableCell>{t("quickMessages.table.shortcode")}</TableCell>
+              <TableCell>{t("quickMessages.table.message")}</TableCell>
+              <TableCell align="center">{t("quickMessages.table.actions")}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {records.map((record) => (
+              <TableRow key={record.id} hover data-testid="quick-message-row">
+                <TableCell sx={{ fontFamily: "monospace", whiteSpace: "nowrap" }}>/{record.shortcode}</TableCell>
+                <TableCell sx={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>{record.message}</TableCell>
+                <TableCell align="center" sx={{ whiteSpace: "nowrap" }}>
+                  {canManage(record) && (
+                    <>
+                      <Tooltip title={t("common.edit")}>
+                        <IconButton size="small" aria-label={t("quickMessages.actions.edit", { shortcode: record.shortcode })} onClick={() => setModal({ open: true, quickMessage: record })}>
+                          <EditOutlined fontSize="small" />
+                        </IconButton>
+                      </Tooltip>
+                      <Tooltip title={t("common.delete")}>
+                        <IconButton size="small" aria-label={t("quickMessages.actions.delete", { shortcode: record.shortcode })} onClick={() => setToDelete(record)}>
+                          <DeleteOutline fontSize="small" />
+                        </IconButton>
+                      </Tooltip>
+                    </>
+                  )}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+        {list.isFetching && <LoadingState />}
+        {list.isError && <EmptyState title={t("errors.listFailed")} />}
+        {!list.isFetching && !list.isError && records.length === 0 && <EmptyState title={t("quickMessages.empty")} />}
+      </InfiniteScrollArea>
+
+      <QuickMessageModal open={modal.open} quickMessage={modal.quickMessage} onClose={() => setModal({ open: false, quickMessage: null })} />
+      <ConfirmationDialog
+        open={!!toDelete}
+        title={t("quickMessages.confirmationModal.deleteTitle", { shortcode: toDelete?.shortcode ?? "" })}
+        onClose={() => setToDelete(null)}
+        onConfirm={() => void confirmDelete()}
+        confirmLabel={t("common.delete")}
+        loading={deleteQuickMessage.isPending}
+      >
+        {t("quickMessages.confirmationModal.deleteMessage")}
+      </ConfirmationDialog>
+    </Box>
+  );
 }

@@ -1,6 +1,71 @@
-import { ComingSoon } from "../../components/ComingSoon";
+import { isAdmin, isSuper } from "@balcao/shared";
+import { Box, Paper, Tab, Tabs } from "@mui/material";
+import ConstructionOutlined from "@mui/icons-material/ConstructionOutlined";
+import LockOutlined from "@mui/icons-material/LockOutlined";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { EmptyState } from "../../components/EmptyState";
+import { PageHeader } from "../../components/PageHeader";
+import { useSession } from "../auth/SessionProvider";
+import { useSetting } from "./api";
+import { CompanySchedules } from "./CompanySchedules";
+import { SettingsOptions } from "./SettingsOptions";
 
-/** Settings /settings — filled in by its own issue. */
+type TabKey = "options" | "schedules" | "companies" | "plans" | "helps";
+
+/**
+ * Settings /settings (spec §2, admin): tab Options; tab Horários only when the loaded scheduleType is
+ * 'company'; tabs Empresas, Planos and Ajuda for super users (filled in by a later issue).
+ */
 export default function SettingsPage() {
-  return <ComingSoon titleKey="pages.settings" />;
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const admin = isAdmin(user);
+  const scheduleType = useSetting("scheduleType", admin);
+  const [tab, setTab] = useState<TabKey>("options");
+
+  if (!user || !admin) {
+    return (
+      <Box>
+        <PageHeader title={t("pages.settings")} />
+        <EmptyState icon={<LockOutlined sx={{ fontSize: 48 }} />} title={t("settings.adminOnly")} />
+      </Box>
+    );
+  }
+
+  const tabs: TabKey[] = ["options"];
+  if (scheduleType === "company") tabs.push("schedules");
+  if (isSuper(user)) tabs.push("companies", "plans", "helps");
+  const active = tabs.includes(tab) ? tab : "options";
+
+  return (
+    <Box sx={{ display: "flex", flexDirection: "column", height: "100%" }}>
+      <PageHeader title={t("pages.settings")} />
+      <Paper variant="outlined" sx={{ flexGrow: 1, display: "flex", flexDirection: "column", overflow: "auto" }}>
+        <Tabs
+          value={active}
+          onChange={(_e, value: TabKey) => setTab(value)}
+          variant="scrollable"
+          scrollButtons="auto"
+          aria-label={t("pages.settings")}
+          sx={{ borderBottom: 1, borderColor: "divider" }}
+        >
+          {tabs.map((key) => (
+            <Tab key={key} value={key} label={t(`settings.tabs.${key}`)} id={`settings-tab-${key}`} aria-controls={`settings-tabpanel-${key}`} />
+          ))}
+        </Tabs>
+        <Box role="tabpanel" id={`settings-tabpanel-${active}`} aria-labelledby={`settings-tab-${active}`} sx={{ p: 2 }}>
+          {active === "options" && <SettingsOptions />}
+          {active === "schedules" && <CompanySchedules companyId={user.companyId} />}
+          {(active === "companies" || active === "plans" || active === "helps") && (
+            <EmptyState
+              icon={<ConstructionOutlined sx={{ fontSize: 48 }} />}
+              title={t("common.comingSoon")}
+              description={t("settings.comingSoon", { tab: t(`settings.tabs.${active}`) })}
+            />
+          )}
+        </Box>
+      </Paper>
+    </Box>
+  );
 }
