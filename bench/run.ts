@@ -1,10 +1,13 @@
 /** Runs every benchmark; each prints its figures and a baseline measured in the same run. */
 import { messagesHistoryBench } from "./messages-history";
 import { ticketsListBench } from "./tickets-list";
+import { inboundBench } from "./inbound";
 
 const benches: Record<string, () => Promise<void>> = {
   "messages-history": messagesHistoryBench,
   "tickets-list": ticketsListBench,
+  "voice-note": async () => (await import("./voice-note")).voiceNoteBench(),
+  inbound: inboundBench,
 };
 
 const only = process.argv.slice(2);
