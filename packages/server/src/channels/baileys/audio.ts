@@ -1,8 +1,8 @@
 /**
- * Voice notes must be OGG/Opus mono (channels.md §2.5). Conversion runs ffmpeg with an argument
- * array through pipes: no shell, no file names from users (reference defect 12).
- * When ffmpeg is not installed, `toOggOpus` answers null and the caller sends the audio as a plain
- * audio file instead of a voice note (documented limitation; nothing is faked).
+ * Voice notes must be OGG/Opus mono (channels.md §2.5). The default converter is the built-in wasm
+ * one (channels/audio, no system packages); this ffmpeg path is an optional faster first try when an
+ * ffmpeg binary is installed (FFMPEG_PATH). It runs ffmpeg with an argument array through pipes: no
+ * shell, no file names from users (reference defect 12). Without ffmpeg, `toOggOpus` answers null.
  */
 import { spawn } from "node:child_process";
 
@@ -19,10 +19,6 @@ export function ffmpegAvailable(ffmpegPath: string): Promise<boolean> {
     availability.set(ffmpegPath, known);
   }
   return known;
-}
-
-export function isOggOpus(mimeType: string, data: Buffer): boolean {
-  return /^audio\/ogg/i.test(mimeType) && data.subarray(0, 4).toString("ascii") === "OggS";
 }
 
 export async function toOggOpus(input: Buffer, ffmpegPath: string, timeoutMs = 60_000): Promise<Buffer | null> {

@@ -14,6 +14,8 @@ import { buildTenant, type Session } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/testApp";
 import type { ChannelEventContext } from "../manager";
 import type { ChannelEvent } from "../types";
+import { readOggOpusInfo } from "../audio";
+import { toneMp3 } from "../audio/testing";
 import { useDbAuthState } from "./authState";
 import { BaileysProvider, mapBaileysStatus, type BaileysLib } from "./provider";
 
@@ -362,9 +364,10 @@ describe("outbound through the session", () => {
     await session.send({ to, content: { kind: "text", body: "citando" }, quotedProviderMessageId: text.providerMessageId });
     await session.send({ to: { id: "12345678", kind: "wa_lid" }, content: { kind: "image", data: Buffer.from("img"), mimeType: "image/png", fileName: "a.png", caption: "c" } });
     await session.send({ to, content: { kind: "document", data: Buffer.from("%PDF"), mimeType: "application/pdf", fileName: "a.pdf" } });
-    const ogg = Buffer.concat([Buffer.from("OggS"), Buffer.alloc(20)]);
+    const mp3 = await toneMp3(2.5);
+    await session.send({ to, content: { kind: "audio", data: mp3, mimeType: "audio/mpeg", fileName: "v.mp3", voice: true } });
+    const ogg = (s.sent.at(-1)!.content as { audio: Buffer }).audio;
     await session.send({ to, content: { kind: "audio", data: ogg, mimeType: "audio/ogg", fileName: "v.ogg", voice: true } });
-    await session.send({ to, content: { kind: "audio", data: Buffer.from("ID3mp3"), mimeType: "audio/mpeg", fileName: "v.mp3", voice: true } });
     await session.send({ to, content: { kind: "location", latitude: -23.5, longitude: -46.6, name: "Loja" } });
     await session.send({ to, content: { kind: "vcard", displayName: "João", vcard: "BEGIN:VCARD\nEND:VCARD" } });
     expect(s.sent.map((x) => [x.jid, Object.keys(x.content).sort().join(",")])).toEqual([
@@ -372,15 +375,25 @@ describe("outbound through the session", () => {
       ["5511987654321@s.whatsapp.net", "text"],
       ["12345678@lid", "caption,image,mimetype"],
       ["5511987654321@s.whatsapp.net", "document,fileName,mimetype"],
-      ["5511987654321@s.whatsapp.net", "audio,mimetype,ptt"],
-      ["5511987654321@s.whatsapp.net", "audio,mimetype"],
+      ["5511987654321@s.whatsapp.net", "audio,mimetype,ptt,seconds"],
+      ["5511987654321@s.whatsapp.net", "audio,mimetype,ptt,seconds"],
       ["5511987654321@s.whatsapp.net", "location"],
       ["5511987654321@s.whatsapp.net", "contacts"],
     ]);
     expect((s.sent[1]!.options!.quoted as { key: { id: string } }).key.id).toBe(text.providerMessageId);
-    expect(s.sent[4]!.content).toMatchObject({ ptt: true, mimetype: "audio/ogg; codecs=opus" });
-    // No ffmpeg on this machine (FFMPEG_PATH points nowhere): an MP3 voice note goes as a plain audio file, not a fake PTT.
-    expect(s.sent[5]!.content).toEqual({ audio: Buffer.from("ID3mp3"), mimetype: "audio/mpeg" });
+    // No ffmpeg here (FFMPEG_PATH points nowhere): the MP3 voice note is converted in wasm to OGG/Opus mono…
+    expect(s.sent[4]!.content).toMatchObject({ ptt: true, mimetype: "audio/ogg; codecs=opus", seconds: 3 });
+    expect(readOggOpusInfo(ogg)).toMatchObject({ channels: 1 });
+    expect(readOggOpusInfo(ogg)!.seconds).toBeGreaterThan(2.5);
+    // …and OGG/Opus goes through as is.
+    expect(s.sent[5]!.content).toEqual({ audio: ogg, mimetype: "audio/ogg; codecs=opus", ptt: true, seconds: 3 });
+    // Not audio (or corrupt): the send fails (→ ERR_SENDING_WAPP_MSG) instead of a fake or broken PTT.
+    const sentBefore = s.sent.length;
+    await expect(session.send({ to, content: { kind: "audio", data: Buffer.from("ID3mp3"), mimeType: "audio/mpeg", fileName: "v.mp3", voice: true } })).rejects.toMatchObject({
+      code: "SEND_FAILED",
+      message: expect.stringContaining("not a recognised audio file"),
+    });
+    expect(s.sent.length).toBe(sentBefore);
     expect(s.sent[6]!.content).toEqual({ location: { degreesLatitude: -23.5, degreesLongitude: -46.6, name: "Loja", address: undefined } });
 
     await session.deleteMessage(to, text.providerMessageId);

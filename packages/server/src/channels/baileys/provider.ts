@@ -35,7 +35,8 @@ import {
   type SendResult,
 } from "../types";
 import { clearSignalSessions, useDbAuthState, wipeAuthState } from "./authState";
-import { isOggOpus, toOggOpus } from "./audio";
+import { toOggOpus } from "./audio";
+import { prepareVoiceNote } from "../audio";
 
 export type BaileysModule = typeof import("baileys");
 /** The parts of the library the provider uses; tests replace makeWASocket and downloadMediaMessage. */
@@ -525,18 +526,21 @@ export class BaileysSession implements ChannelSession {
           content = { audio: c.data, mimetype: c.mimeType };
           break;
         }
-        if (isOggOpus(c.mimeType, c.data)) {
-          content = { audio: c.data, mimetype: "audio/ogg; codecs=opus", ptt: true };
-          break;
-        }
-        const converted = await toOggOpus(c.data, this.provider.options.ffmpegPath).catch((err) => {
-          this.log.warn({ err }, "voice note conversion failed");
-          return null;
+        // OGG/Opus mono or nothing (channels.md §2.5): OGG/Opus passes through, MP3/WAV are converted
+        // in wasm (channels/audio); ffmpeg, when installed, is only a faster first try.
+        const ffmpegPath = this.provider.options.ffmpegPath;
+        const voice = await prepareVoiceNote(c.data, c.mimeType, {
+          external: (data) => toOggOpus(data, ffmpegPath),
+          onExternalError: (err) => this.log.warn({ err }, "ffmpeg voice note conversion failed; using the built-in converter"),
+        }).catch((err: unknown) => {
+          // Not audio, corrupt, or over the limits: the send fails (ERR_SENDING_WAPP_MSG), nothing is faked.
+          throw new ChannelError("SEND_FAILED", `voice note: ${(err as Error)?.message ?? String(err)}`);
         });
-        if (converted) content = { audio: converted, mimetype: "audio/ogg; codecs=opus", ptt: true };
+        if (voice.as === "voice") content = { audio: voice.data, mimetype: voice.mimeType, ptt: true, seconds: Math.max(1, Math.round(voice.seconds)) };
         else {
-          // No ffmpeg here: an honest audio attachment rather than a mis-encoded voice note (iOS fails on those).
-          this.log.warn({ connectionId: this.options.connectionId }, "ffmpeg unavailable: voice note sent as an audio file");
+          // Real audio we cannot convert without ffmpeg (WebM, M4A…): an honest audio attachment rather
+          // than a mis-encoded voice note (iOS fails on those).
+          this.log.warn({ connectionId: this.options.connectionId, reason: voice.reason }, "voice note sent as an audio file");
           content = { audio: c.data, mimetype: c.mimeType };
         }
         break;

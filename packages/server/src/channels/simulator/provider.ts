@@ -23,6 +23,7 @@ import {
   type SendRequest,
   type SendResult,
 } from "../types";
+import { prepareVoiceNote } from "../audio";
 import { sampleFile, type SampleKind } from "./samples";
 
 export interface SimulatorOptions {
@@ -75,6 +76,19 @@ export class SimulatorError extends Error {
   constructor(readonly code: "ERR_SIMULATOR_INVALID_CODE" | "ERR_SIMULATOR_NO_MESSAGE" | "ERR_WAPP_INVALID_CONTACT") {
     super(code);
   }
+}
+
+/**
+ * A voice note reaches the simulated phone as it would reach a real one through the Baileys
+ * provider: converted to OGG/Opus mono (same wasm converter; ~35 ms per second of audio), or as a
+ * plain audio file when the format cannot be converted here; not audio / corrupt → the send fails.
+ */
+async function simulatedVoiceNote(data: Buffer, mimeType: string, fileName: string): Promise<SimMedia> {
+  const voice = await prepareVoiceNote(data, mimeType).catch((err: unknown) => {
+    throw new ChannelError("SEND_FAILED", `voice note: ${(err as Error)?.message ?? String(err)}`);
+  });
+  if (voice.as === "file") return { data, mimeType, fileName, voice: false };
+  return { data: voice.data, mimeType: voice.mimeType, fileName: fileName.replace(/\.[^.]*$/, "") + ".ogg", voice: true };
 }
 
 /** The phone number rule of `checkNumber`, documented in docs/api.md. */
@@ -246,7 +260,7 @@ export class SimulatorSession implements ChannelSession {
         break;
       case "audio":
         message.kind = "audio";
-        message.media = { data: c.data, mimeType: c.mimeType, fileName: c.fileName, voice: c.voice };
+        message.media = c.voice ? await simulatedVoiceNote(c.data, c.mimeType, c.fileName) : { data: c.data, mimeType: c.mimeType, fileName: c.fileName, voice: false };
         break;
       case "location":
         message.kind = "location";
