@@ -19,6 +19,7 @@ import QueuesPage from "../features/queues/QueuesPage";
 import QuickMessagesPage from "../features/quick-messages/QuickMessagesPage";
 import SchedulesPage from "../features/schedules/SchedulesPage";
 import SettingsPage from "../features/settings/SettingsPage";
+import SimulatorRoute from "../features/simulator/SimulatorRoute";
 import SubscriptionPage from "../features/subscription/SubscriptionPage";
 import TagsPage from "../features/tags/TagsPage";
 import TicketsPage from "../features/tickets/TicketsPage";
@@ -36,6 +37,8 @@ export const routes: RouteObject[] = [
       { path: "/signup", element: <SignupPage /> },
     ],
   },
+  // The customer-phone simulator: private, or public with the connection's secret link (?key=). Full screen.
+  { path: "/simulator/:connectionId?", element: <SimulatorRoute /> },
   {
     path: "/",
     element: <PrivateRoute />,

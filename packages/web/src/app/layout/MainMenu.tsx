@@ -18,7 +18,6 @@ import PaidOutlined from "@mui/icons-material/PaidOutlined";
 import PeopleAltOutlined from "@mui/icons-material/PeopleAltOutlined";
 import PlaylistAddCheck from "@mui/icons-material/PlaylistAddCheck";
 import SettingsOutlined from "@mui/icons-material/SettingsOutlined";
-import SyncAltOutlined from "@mui/icons-material/SyncAltOutlined";
 import ViewKanbanOutlined from "@mui/icons-material/ViewKanbanOutlined";
 import WhatsApp from "@mui/icons-material/WhatsApp";
 import FlashOnOutlined from "@mui/icons-material/FlashOnOutlined";
@@ -26,6 +25,7 @@ import { useState, type ReactElement } from "react";
 import { useTranslation } from "react-i18next";
 import { matchPath, NavLink, useLocation } from "react-router";
 import { useSession } from "../../features/auth/SessionProvider";
+import { ConnectionsMenuIcon } from "../../features/connections/ConnectionsMenuIcon";
 import { MENU, type MenuEntry } from "./menu";
 import { useCampaignsVisible } from "./useCampaignsVisible";
 
@@ -47,7 +47,8 @@ const ICONS: Record<string, ReactElement> = {
   api: <CodeOutlined />,
   users: <PeopleAltOutlined />,
   queues: <AccountTreeOutlined />,
-  connections: <SyncAltOutlined />,
+  // With the exclamation badge of spec §2 (any connection needing attention, checked 2 s after a change).
+  connections: <ConnectionsMenuIcon />,
   financeiro: <PaidOutlined />,
   settings: <SettingsOutlined />,
 };

@@ -1,0 +1,75 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { fakeSession, jsonResponse, makeUser, mockFetch, renderPage } from "../../test/utils";
+import { ConnectionModal } from "./ConnectionModal";
+import { makeConnection } from "./fixtures";
+
+const admin = makeUser({ id: 1, profile: "admin" });
+const queues = [
+  { id: 1, name: "Vendas", color: "#2E7D32" },
+  { id: 2, name: "Suporte", color: "#1565C0" },
+];
+
+function renderModal(connection: ReturnType<typeof makeConnection> | null, routes: Parameters<typeof mockFetch>[0] = {}) {
+  const fetch = mockFetch({
+    "GET /api/queue": () => jsonResponse(200, queues),
+    "GET /api/simulator/connections": () => jsonResponse(200, []),
+    ...routes,
+  });
+  const onClose = vi.fn();
+  renderPage(<ConnectionModal open connection={connection} onClose={onClose} />, { session: fakeSession(admin) });
+  return { ...fetch, onClose };
+}
+
+describe("ConnectionModal", () => {
+  it("validates the name (2–50) and creates a simulator connection with its fields", async () => {
+    const { calls, onClose } = renderModal(null, { "POST /api/whatsapp": ({ body }) => jsonResponse(201, makeConnection({ id: 7, ...(body as object) })) });
+    const dialog = await screen.findByRole("dialog", { name: "Adicionar WhatsApp" });
+    await userEvent.type(within(dialog).getByRole("textbox", { name: /Nome/ }), "A");
+    await userEvent.click(within(dialog).getByRole("button", { name: "Adicionar" }));
+    expect(await within(dialog).findByText("Too Short!")).toBeInTheDocument();
+    expect(calls.some((c) => c.method === "POST")).toBe(false);
+
+    await userEvent.type(within(dialog).getByRole("textbox", { name: /Nome/ }), "tendimento");
+    await userEvent.type(within(dialog).getByRole("textbox", { name: "Mensagem de saudação" }), "Olá, bem-vindo!");
+    await userEvent.click(within(dialog).getByRole("switch", { name: "Padrão" }));
+    await userEvent.click(within(dialog).getByRole("button", { name: "Adicionar" }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    const post = calls.find((c) => c.method === "POST")!;
+    expect(post.body).toMatchObject({ name: "Atendimento", channel: "simulator", isDefault: true, greetingMessage: "Olá, bem-vindo!", queueIds: [] });
+    expect(await screen.findByText("Conexão salva com sucesso.")).toBeInTheDocument();
+  });
+
+  it("requires a greeting when more than one queue is linked", async () => {
+    const { calls } = renderModal(makeConnection({ id: 3, name: "Loja", queues: [queues[0]] }), {
+      "PUT /api/whatsapp/3": () => jsonResponse(400, { error: "ERR_WAPP_GREETING_REQUIRED" }),
+    });
+    const dialog = await screen.findByRole("dialog", { name: "Editar WhatsApp" });
+    expect(within(dialog).getByRole("combobox", { name: "Canal" })).toHaveAttribute("aria-disabled", "true");
+    await userEvent.click(within(dialog).getByRole("combobox", { name: "Filas" }));
+    await userEvent.click(await screen.findByRole("option", { name: "Suporte" }));
+    await userEvent.keyboard("{Escape}");
+    await userEvent.click(within(dialog).getByRole("button", { name: "Salvar" }));
+    expect(await within(dialog).findByText("A mensagem de saudação é obrigatória quando há mais de uma fila.")).toBeInTheDocument();
+    expect(calls.some((c) => c.method === "PUT")).toBe(false);
+  });
+
+  it("translates the server's rules: ERR_NO_OTHER_WHATSAPP and the plan limit", async () => {
+    renderModal(makeConnection({ id: 3, name: "Loja", isDefault: true }), {
+      "PUT /api/whatsapp/3": () => jsonResponse(400, { error: "ERR_NO_OTHER_WHATSAPP" }),
+    });
+    const dialog = await screen.findByRole("dialog", { name: "Editar WhatsApp" });
+    await userEvent.click(within(dialog).getByRole("switch", { name: "Padrão" }));
+    await userEvent.click(within(dialog).getByRole("button", { name: "Salvar" }));
+    expect(await screen.findByText("Deve haver pelo menos uma conexão padrão.")).toBeInTheDocument();
+  });
+
+  it("shows the plan's connection limit", async () => {
+    renderModal(null, { "POST /api/whatsapp": () => jsonResponse(400, { error: "ERR_CONNECTION_LIMIT_REACHED", meta: { limit: 2 } }) });
+    const dialog = await screen.findByRole("dialog", { name: "Adicionar WhatsApp" });
+    await userEvent.type(within(dialog).getByRole("textbox", { name: /Nome/ }), "Terceira");
+    await userEvent.click(within(dialog).getByRole("button", { name: "Adicionar" }));
+    expect(await screen.findByText("Número máximo de conexões já alcançado: 2")).toBeInTheDocument();
+  });
+});
