@@ -8,14 +8,12 @@ import {
   DialogContent,
   DialogTitle,
   IconButton,
-  InputAdornment,
   LinearProgress,
   Table,
   TableBody,
   TableCell,
   TableHead,
   TableRow,
-  TextField,
   Tooltip,
   Typography,
 } from "@mui/material";
@@ -23,7 +21,6 @@ import DeleteOutline from "@mui/icons-material/DeleteOutlined";
 import EditOutlined from "@mui/icons-material/EditOutlined";
 import FileDownloadOutlined from "@mui/icons-material/FileDownloadOutlined";
 import ImportContactsOutlined from "@mui/icons-material/ImportContactsOutlined";
-import Search from "@mui/icons-material/Search";
 import WhatsApp from "@mui/icons-material/WhatsApp";
 import { enqueueSnackbar } from "notistack";
 import { useMemo, useRef, useState } from "react";
@@ -32,6 +29,8 @@ import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { EmptyState } from "../../components/EmptyState";
 import { InfiniteScrollArea } from "../../components/InfiniteScrollArea";
 import { LoadingState } from "../../components/LoadingState";
+import { uniqueById } from "../../components/uniqueById";
+import { SearchField } from "../../components/SearchField";
 import { PageHeader } from "../../components/PageHeader";
 import { toastError } from "../../components/toastError";
 import { useDebouncedValue } from "../../hooks/useDebouncedValue";
@@ -65,10 +64,7 @@ export default function ContactsPage() {
   const [exporting, setExporting] = useState<ExportProgress | null>(null);
   const exportAbort = useRef<AbortController | null>(null);
 
-  const contacts = useMemo(() => {
-    const seen = new Set<number>();
-    return (list.data?.pages ?? []).flatMap((page) => page.contacts).filter((c) => !seen.has(c.id) && seen.add(c.id));
-  }, [list.data]);
+  const contacts = useMemo(() => uniqueById((list.data?.pages ?? []).map((page) => page.contacts)), [list.data]);
 
   const confirmDelete = async () => {
     if (!toDelete) return;
@@ -110,23 +106,7 @@ export default function ContactsPage() {
   return (
     <Box sx={{ display: "flex", flexDirection: "column", height: "100%" }}>
       <PageHeader title={t("contacts.title")}>
-        <TextField
-          size="small"
-          type="search"
-          placeholder={t("common.search")}
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          slotProps={{
-            htmlInput: { "aria-label": t("common.search") },
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <Search fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-          }}
-        />
+        <SearchField value={search} onChange={setSearch} />
         <Button variant="outlined" startIcon={<ImportContactsOutlined />} onClick={() => setConfirmImport(true)}>
           {t("contacts.buttons.import")}
         </Button>

@@ -1,8 +1,7 @@
 import { isAdmin, type QuickMessageDTO } from "@balcao/shared";
-import { Box, Button, IconButton, InputAdornment, Table, TableBody, TableCell, TableHead, TableRow, TextField, Tooltip } from "@mui/material";
+import { Box, Button, IconButton, Table, TableBody, TableCell, TableHead, TableRow, Tooltip } from "@mui/material";
 import DeleteOutline from "@mui/icons-material/DeleteOutlined";
 import EditOutlined from "@mui/icons-material/EditOutlined";
-import Search from "@mui/icons-material/Search";
 import { enqueueSnackbar } from "notistack";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -10,6 +9,8 @@ import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { EmptyState } from "../../components/EmptyState";
 import { InfiniteScrollArea } from "../../components/InfiniteScrollArea";
 import { LoadingState } from "../../components/LoadingState";
+import { uniqueById } from "../../components/uniqueById";
+import { SearchField } from "../../components/SearchField";
 import { PageHeader } from "../../components/PageHeader";
 import { toastError } from "../../components/toastError";
 import { useDebouncedValue } from "../../hooks/useDebouncedValue";
@@ -29,10 +30,7 @@ export default function QuickMessagesPage() {
   const [modal, setModal] = useState<{ open: boolean; quickMessage: QuickMessageDTO | null }>({ open: false, quickMessage: null });
   const [toDelete, setToDelete] = useState<QuickMessageDTO | null>(null);
 
-  const records = useMemo(() => {
-    const seen = new Set<number>();
-    return (list.data?.pages ?? []).flatMap((page) => page.records).filter((r) => !seen.has(r.id) && seen.add(r.id));
-  }, [list.data]);
+  const records = useMemo(() => uniqueById((list.data?.pages ?? []).map((page) => page.records)), [list.data]);
 
   // docs/api.md: the author or an admin edits or deletes.
   const canManage = (record: QuickMessageDTO) => isAdmin(user) || (!!user && record.userId === user.id);
@@ -51,23 +49,7 @@ export default function QuickMessagesPage() {
   return (
     <Box sx={{ display: "flex", flexDirection: "column", height: "100%" }}>
       <PageHeader title={t("quickMessages.title")}>
-        <TextField
-          size="small"
-          type="search"
-          placeholder={t("common.search")}
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          slotProps={{
-            htmlInput: { "aria-label": t("common.search") },
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <Search fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-          }}
-        />
+        <SearchField value={search} onChange={setSearch} />
         <Button variant="contained" onClick={() => setModal({ open: true, quickMessage: null })}>
           {t("quickMessages.buttons.add")}
         </Button>

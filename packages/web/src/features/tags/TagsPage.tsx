@@ -1,9 +1,8 @@
 import { isAdmin, type TagDTO } from "@balcao/shared";
-import { Box, Button, Chip, IconButton, InputAdornment, Table, TableBody, TableCell, TableHead, TableRow, TextField, Tooltip, useTheme } from "@mui/material";
+import { Box, Button, Chip, IconButton, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, useTheme } from "@mui/material";
 import DeleteOutline from "@mui/icons-material/DeleteOutlined";
 import EditOutlined from "@mui/icons-material/EditOutlined";
 import ViewKanbanOutlined from "@mui/icons-material/ViewKanbanOutlined";
-import Search from "@mui/icons-material/Search";
 import { enqueueSnackbar } from "notistack";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -11,6 +10,8 @@ import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { EmptyState } from "../../components/EmptyState";
 import { InfiniteScrollArea } from "../../components/InfiniteScrollArea";
 import { LoadingState } from "../../components/LoadingState";
+import { uniqueById } from "../../components/uniqueById";
+import { SearchField } from "../../components/SearchField";
 import { PageHeader } from "../../components/PageHeader";
 import { toastError } from "../../components/toastError";
 import { useDebouncedValue } from "../../hooks/useDebouncedValue";
@@ -44,10 +45,7 @@ export default function TagsPage() {
   const [modal, setModal] = useState<{ open: boolean; tag: TagDTO | null }>({ open: false, tag: null });
   const [toDelete, setToDelete] = useState<TagDTO | null>(null);
 
-  const tags = useMemo(() => {
-    const seen = new Set<number>();
-    return (list.data?.pages ?? []).flatMap((page) => page.tags).filter((tag) => !seen.has(tag.id) && seen.add(tag.id));
-  }, [list.data]);
+  const tags = useMemo(() => uniqueById((list.data?.pages ?? []).map((page) => page.tags)), [list.data]);
 
   const confirmDelete = async () => {
     if (!toDelete) return;
@@ -63,23 +61,7 @@ export default function TagsPage() {
   return (
     <Box sx={{ display: "flex", flexDirection: "column", height: "100%" }}>
       <PageHeader title={t("tags.title")}>
-        <TextField
-          size="small"
-          type="search"
-          placeholder={t("common.search")}
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          slotProps={{
-            htmlInput: { "aria-label": t("common.search") },
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <Search fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-          }}
-        />
+        <SearchField value={search} onChange={setSearch} />
         <Button variant="contained" onClick={() => setModal({ open: true, tag: null })}>
           {t("tags.buttons.add")}
         </Button>

@@ -1,8 +1,7 @@
 import type { UserDTO } from "@balcao/shared";
-import { Box, Button, IconButton, InputAdornment, Table, TableBody, TableCell, TableHead, TableRow, TextField, Tooltip } from "@mui/material";
+import { Box, Button, IconButton, Table, TableBody, TableCell, TableHead, TableRow, Tooltip } from "@mui/material";
 import DeleteOutline from "@mui/icons-material/DeleteOutlined";
 import EditOutlined from "@mui/icons-material/EditOutlined";
-import Search from "@mui/icons-material/Search";
 import { enqueueSnackbar } from "notistack";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -10,6 +9,8 @@ import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { EmptyState } from "../../components/EmptyState";
 import { InfiniteScrollArea } from "../../components/InfiniteScrollArea";
 import { LoadingState } from "../../components/LoadingState";
+import { uniqueById } from "../../components/uniqueById";
+import { SearchField } from "../../components/SearchField";
 import { PageHeader } from "../../components/PageHeader";
 import { toastError } from "../../components/toastError";
 import { useDebouncedValue } from "../../hooks/useDebouncedValue";
@@ -26,10 +27,7 @@ export default function UsersPage() {
   const [modal, setModal] = useState<{ open: boolean; user: UserDTO | null }>({ open: false, user: null });
   const [toDelete, setToDelete] = useState<UserDTO | null>(null);
 
-  const users = useMemo(() => {
-    const seen = new Set<number>();
-    return (list.data?.pages ?? []).flatMap((page) => page.users).filter((u) => !seen.has(u.id) && seen.add(u.id));
-  }, [list.data]);
+  const users = useMemo(() => uniqueById((list.data?.pages ?? []).map((page) => page.users)), [list.data]);
 
   const confirmDelete = async () => {
     if (!toDelete) return;
@@ -45,23 +43,7 @@ export default function UsersPage() {
   return (
     <Box sx={{ display: "flex", flexDirection: "column", height: "100%" }}>
       <PageHeader title={t("users.title")}>
-        <TextField
-          size="small"
-          type="search"
-          placeholder={t("common.search")}
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          slotProps={{
-            htmlInput: { "aria-label": t("common.search") },
-            input: {
-              startAdornment: (
-                <InputAdornment position="start">
-                  <Search fontSize="small" />
-                </InputAdornment>
-              ),
-            },
-          }}
-        />
+        <SearchField value={search} onChange={setSearch} />
         <Button variant="contained" onClick={() => setModal({ open: true, user: null })}>
           {t("users.buttons.add")}
         </Button>
