@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { buildApp, type App } from "../packages/server/src/app";
@@ -7,7 +7,7 @@ import { loadConfig } from "../packages/server/src/config/env";
 import { createContext, type AppContext } from "../packages/server/src/context";
 import { openDatabase } from "../packages/server/src/db/client";
 
-/** The real app on a fresh database: embedded PGlite, or BENCH_DATABASE_URL (an empty database). */
+/** The real app on a fresh database: the embedded PostgreSQL, or BENCH_DATABASE_URL (an empty database). */
 export async function benchApp(): Promise<{ app: App; ctx: AppContext; close(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "balcao-bench-"));
   const config = loadConfig({
@@ -23,7 +23,16 @@ export async function benchApp(): Promise<{ app: App; ctx: AppContext; close(): 
   const ctx = createContext(config, database);
   const app = await buildApp(ctx);
   await app.ready();
-  return { app, ctx, close: async () => { await app.close(); await database.close(); } };
+  return {
+    app,
+    ctx,
+    close: async () => {
+      await app.close();
+      await database.close();
+      // Each run's embedded cluster is tens of MB: leave none behind.
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 export function percentile(samples: number[], p: number): number {

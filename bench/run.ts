@@ -8,6 +8,8 @@ const benches: Record<string, () => Promise<void>> = {
   "tickets-list": ticketsListBench,
   "voice-note": async () => (await import("./voice-note")).voiceNoteBench(),
   inbound: inboundBench,
+  dashboard: async () => (await import("./dashboard")).dashboardBench(),
+  memory: async () => (await import("./memory")).memoryBench(),
 };
 
 const only = process.argv.slice(2);

@@ -15,7 +15,7 @@ const TICKETS = Number(process.env.BENCH_TICKETS ?? 100_000);
 const PER_TICKET = Number(process.env.BENCH_MESSAGES_PER_TICKET ?? 10);
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
 
-async function seedCompany(ctx: AppContext, name: string, tickets: number, perTicket: number) {
+export async function seedCompany(ctx: AppContext, name: string, tickets: number, perTicket: number) {
   const db = ctx.database.db;
   const [plan] = await db.insert(plans).values({ name: `Plano ${name}`, users: 100, connections: 10, queues: 10, value: 1 }).returning();
   const [company] = await db.insert(companies).values({ name, planId: plan!.id, dueDate: "2099-12-31" }).returning();

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Runs every suite (typecheck, shared, server on PGlite [and PostgreSQL], web, e2e) and ends with one
-// line "N passed, N failed". Set TEST_DATABASE_URL to also run the server suite on a PostgreSQL server.
+// Runs every suite (typecheck, shared, server on the embedded PostgreSQL [and a PostgreSQL server], web,
+// e2e) and ends with one line "N passed, N failed". Set TEST_DATABASE_URL to also run the server suite on a PostgreSQL server.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -44,8 +44,13 @@ if (wants("typecheck")) {
   }
   record("typecheck", failed ? 0 : 1, failed ? 1 : 0);
 }
+if (wants("lint")) {
+  // ESLint over every workspace, no warning allowed (eslint.config.js).
+  const code = run("lint (ESLint)", bin("eslint"), ["--max-warnings", "0", "packages", "bench", "scripts", "eslint.config.js"]);
+  record("lint", code === 0 ? 1 : 0, code === 0 ? 0 : 1);
+}
 if (wants("shared")) vitestSuite("shared", "packages/shared");
-if (wants("server")) vitestSuite("server (PGlite)", "packages/server");
+if (wants("server")) vitestSuite("server (embedded PostgreSQL)", "packages/server");
 if (wants("server") && process.env.TEST_DATABASE_URL) vitestSuite("server (PostgreSQL)", "packages/server", { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL });
 if (wants("web")) vitestSuite("web", "packages/web");
 if (wants("e2e")) {

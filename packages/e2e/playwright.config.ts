@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 
-const PORT = 8091;
+const PORT = Number(process.env.E2E_PORT ?? 8091);
 const baseURL = `http://127.0.0.1:${PORT}`;
 // A fresh database for every run (the server migrates it and seeds the super user on boot).
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), `balcao-e2e-${process.pid}-`));
@@ -39,6 +39,8 @@ export default defineConfig({
     url: `${baseURL}/api/health`,
     timeout: 120_000,
     reuseExistingServer: false,
+    // SIGTERM lets the server stop its embedded PostgreSQL (Playwright's default is SIGKILL to the group).
+    gracefulShutdown: { signal: "SIGTERM", timeout: 20_000 },
     stdout: "pipe",
     stderr: "pipe",
     env: {

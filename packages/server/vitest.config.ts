@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.ts"],
     globalSetup: ["./src/test/globalSetup.ts"],
+    setupFiles: ["./src/test/tenantGuard.ts"],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -17,9 +17,15 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: "react", test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/, priority: 30 },
-            { name: "mui", test: /node_modules[\\/](@mui|@emotion)[\\/]/, priority: 20 },
+            // The dashboard's chart library (@mui/x-charts and what only it uses: d3, reselect, @base-ui/utils…)
+            // stays out of the vendor chunks: it loads with the lazy chart only, never with the login or tickets pages.
+            { name: "mui", test: /node_modules[\\/](@mui[\\/](?!x-)|@emotion[\\/])/, priority: 20 },
             // The MP3 encoder is only needed once someone records a voice note: keep it in its own lazy chunk.
-            { name: "vendor", test: /node_modules[\\/](?!@breezystack[\\/]lamejs)/, priority: 10 },
+            {
+              name: "vendor",
+              test: /node_modules[\\/](?!@breezystack[\\/]lamejs|@mui[\\/]x-|bezier-easing[\\/]|d3-|internmap[\\/]|flatqueue[\\/]|reselect[\\/]|@base-ui[\\/]|use-sync-external-store[\\/])/,
+              priority: 10,
+            },
           ],
         },
       },

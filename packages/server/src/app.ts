@@ -8,11 +8,13 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type preHandlerAsyncHookHandler, type RawServerDefault } from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Server as HttpServer, IncomingMessage, ServerResponse } from "node:http";
 import type { Server as SocketServer } from "socket.io";
 import type { AppContext } from "./context";
 import { authenticate } from "./http/auth";
+import { closeBackend, createBackendServer, registerBackendCors, rewriteBackendUrl } from "./http/backend";
 import { registerErrorHandling } from "./http/errors";
+import { registerInputGuard } from "./http/inputGuard";
 import { AuthService } from "./modules/auth/service";
 import { modules } from "./modules";
 import { UsersService } from "./modules/users/service";
@@ -25,6 +27,8 @@ export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerRespo
   users: UsersService;
   authenticate: preHandlerAsyncHookHandler;
   io: SocketServer;
+  /** The backend listener's server (BACKEND_PORT; http/backend.ts), not listening until startServer; null when off. */
+  backendServer: HttpServer | null;
 };
 
 const BODY_LIMIT = 1024 * 1024;
@@ -32,11 +36,23 @@ const BODY_LIMIT = 1024 * 1024;
 /** Builds the whole server (REST under /api, Socket.IO, web app) without listening: tests inject into it. */
 export async function buildApp(ctx: AppContext): Promise<App> {
   const fastify = Fastify({
-    logger: { level: ctx.config.logLevel, redact: ["req.headers.authorization", "req.headers.cookie"] },
+    loggerInstance: ctx.log,
     bodyLimit: BODY_LIMIT,
-    trustProxy: ctx.config.env === "production",
+    // X-Forwarded-For is believed for exactly TRUST_PROXY hops (0: not at all), so a client cannot pick the
+    // address the login and sign-up limits count (issue 11).
+    // (A hop count given to Fastify as a number trusts nothing; this function trusts the nearest hops.)
+    trustProxy: ctx.config.trustProxy > 0 ? (_address: string, hop: number) => hop < ctx.config.trustProxy : false,
+    // The backend listener's root paths reach the /api routes (http/backend.ts); main-listener URLs are untouched.
+    rewriteUrl: rewriteBackendUrl,
+    // Spec §7 writes some lists with a trailing slash (GET /tags/, /users/, /contacts/?…): same route either way.
+    routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
-  fastify.setValidatorCompiler(validatorCompiler);
+  const validateRequest: typeof validatorCompiler = (route) => {
+    const validate = validatorCompiler(route);
+    // The spec's client writes unset filters as `?date=&status=`: an empty query value means "not given".
+    return route.httpPart === "querystring" ? (data: unknown) => validate(withoutEmptyValues(data)) : validate;
+  };
+  fastify.setValidatorCompiler(validateRequest);
   fastify.setSerializerCompiler(serializerCompiler);
 
   const app = fastify as unknown as App;
@@ -48,6 +64,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   app.decorateRequest("actor", null);
 
   registerErrorHandling(app);
+  registerInputGuard(app);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -71,12 +88,16 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     openapi: { info: { title: "Balcão API", version: "0.1.0" }, servers: [{ url: "/api" }] },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: "/api/docs" });
+  // The route table is a map for attackers too: not served in production unless API_DOCS=true (issue 11).
+  if (ctx.config.apiDocs) await app.register(swaggerUi, { routePrefix: "/api/docs" });
+
+  if (ctx.config.backend) registerBackendCors(app, ctx.config.backend.corsOrigins);
 
   await app.register(
     async (api) => {
       const scoped = api as unknown as App;
       Object.assign(scoped, { ctx, auth: app.auth, users: app.users, authenticate: app.authenticate });
+      tolerateTrailingSlashTwins(scoped);
       for (const module of modules) module.routes?.(scoped);
     },
     { prefix: "/api" },
@@ -85,10 +106,55 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   registerWebApp(app, ctx.config.webDist);
   const io = await attachRealtime(app.server, ctx, auth);
   app.decorate("io", io);
+  const backendServer = ctx.config.backend ? createBackendServer(app, io) : null;
+  app.decorate("backendServer", backendServer);
   app.addHook("onClose", async () => {
     await new Promise<void>((resolve) => io.close(() => resolve()));
+    if (backendServer) await closeBackend(backendServer);
+  });
+  const teardowns = modules.flatMap((m) => {
+    const stop = m.start?.(ctx);
+    return stop ? [stop] : [];
+  });
+  // Jobs start once every module has registered its handlers, and stop (finishing running ones) on close.
+  app.addHook("onReady", async () => {
+    await ctx.events.start();
+    if (ctx.database.pool) await ctx.jobs.start();
+    else ctx.log.warn("no PostgreSQL pool: durable jobs are disabled");
+  });
+  app.addHook("onClose", async () => {
+    for (const stop of teardowns) stop();
+    await ctx.jobs.stop();
+    await ctx.events.stop();
+    await ctx.notifications.stop();
   });
   return app;
+}
+
+function withoutEmptyValues(data: unknown): unknown {
+  if (!data || typeof data !== "object") return data;
+  return Object.fromEntries(Object.entries(data).filter(([, value]) => value !== ""));
+}
+
+/**
+ * With ignoreTrailingSlash, "/tags" and "/tags/" are one route, and registering both fails at boot.
+ * Modules written before (or copying) the `for (const url of ["/tags/", "/tags"])` pattern keep working:
+ * the twin that differs only by its trailing slash is skipped. A true duplicate still fails.
+ */
+function tolerateTrailingSlashTwins(instance: App): void {
+  const seen = new Map<string, string>();
+  for (const method of ["get", "head", "post", "put", "delete", "patch", "options"] as const) {
+    const original = instance[method] as unknown as (this: App, url: unknown, ...rest: unknown[]) => App;
+    (instance as unknown as Record<string, unknown>)[method] = function (this: App, url: unknown, ...rest: unknown[]) {
+      if (typeof url === "string") {
+        const key = `${method} ${this.prefix}${url.length > 1 ? url.replace(/\/+$/, "") : url}`;
+        const previous = seen.get(key);
+        if (previous !== undefined && previous !== url) return this;
+        seen.set(key, url);
+      }
+      return original.call(this, url, ...rest);
+    };
+  }
 }
 
 /** Every non-API GET serves the single-page app (its router owns /login, /tickets/:id…). */

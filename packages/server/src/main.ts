@@ -1,4 +1,6 @@
+import path from "node:path";
 import { ConfigError, loadConfig } from "./config/env";
+import { EmbeddedPostgresError } from "./db/client";
 import { startServer } from "./server";
 
 async function main(): Promise<void> {
@@ -12,12 +14,25 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const started = await startServer(config);
+  const bootStarted = process.hrtime.bigint();
+  let started;
+  try {
+    started = await startServer(config);
+  } catch (err) {
+    // Data directory taken, wrong user, legacy data…: the message says what to do; a stack adds nothing.
+    if (err instanceof EmbeddedPostgresError) {
+      console.error(`Balcão cannot start: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const bootSeconds = Number(process.hrtime.bigint() - bootStarted) / 1e9;
   const lines = [
     "",
-    `  Balcão is running at ${started.url}`,
-    `  Database: ${config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`}`,
+    `  Balcão is running at ${started.url} (started in ${bootSeconds.toFixed(1)} s)`,
+    `  Database: ${config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `embedded PostgreSQL ${started.ctx.database.embedded?.version ?? ""} in ${path.join(config.dataDir, "postgres")} (socket only)`}`,
   ];
+  if (started.backendUrl) lines.push(`  Backend listener (spec §7 paths, Socket.IO): ${started.backendUrl}`);
   if (config.generatedAdmin) lines.push(`  Login: ${config.generatedAdmin.email} / ${config.generatedAdmin.password}  (kept in ${config.dataDir}/secrets.json)`);
   else if (config.adminEmail) lines.push(`  Login: ${config.adminEmail} (password from ADMIN_PASSWORD)`);
   if (started.demo) lines.push(`  Demo company: ${started.demo.email} / ${started.demo.password}  (kept in ${config.dataDir}/demo.json; simulator at ${started.url}/simulator)`);

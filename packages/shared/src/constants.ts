@@ -1,6 +1,12 @@
 /** Business constants of spec §9, shared by server and web. */
-export const PROFILES = ["admin", "user"] as const;
+/** Spec §1/§6: attendants (user), supervisors (a user plus the Kanban switch and show-all over its own queues), admins. */
+export const PROFILES = ["admin", "supervisor", "user"] as const;
 export type Profile = (typeof PROFILES)[number];
+
+/** A stored profile as one of PROFILES; anything unknown is the least privileged. */
+export function profileOf(value: string | null | undefined): Profile {
+  return value === "admin" || value === "supervisor" ? value : "user";
+}
 
 export const RECURRENCES = ["MENSAL", "BIMESTRAL", "TRIMESTRAL", "SEMESTRAL", "ANUAL"] as const;
 export type Recurrence = (typeof RECURRENCES)[number];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { COLOR_PALETTE, isPaletteColor } from "./colors";
-import { contactsToCsv } from "./csv";
+import { contactsToCsv, tableToCsv } from "./csv";
 
 describe("contactsToCsv", () => {
   it("writes a BOM, a name;number;email header and CRLF lines", () => {
@@ -24,6 +24,12 @@ describe("contactsToCsv", () => {
 
   it("an empty list is just the header", () => {
     expect(contactsToCsv([])).toBe("\uFEFFname;number;email\r\n");
+  });
+});
+
+describe("tableToCsv", () => {
+  it("writes any table in the contacts export's dialect", () => {
+    expect(tableToCsv([["Fila", "Média"], ["Vendas; SP", "12,5"], ["=1+1", ""]])).toBe('\uFEFFFila;Média\r\n"Vendas; SP";12,5\r\n\'=1+1;\r\n');
   });
 });
 

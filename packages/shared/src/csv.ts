@@ -31,3 +31,8 @@ export function contactsToCsv(rows: readonly ContactCsvRow[]): string {
   }
   return BOM + lines.join(EOL) + EOL;
 }
+
+/** Any table in the same dialect (BOM, ';', CRLF, quoting, formula defusing); the first row is the header. */
+export function tableToCsv(rows: readonly (readonly string[])[]): string {
+  return BOM + rows.map((r) => r.map(cell).join(SEPARATOR)).join(EOL) + EOL;
+}

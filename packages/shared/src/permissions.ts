@@ -14,11 +14,18 @@ export const PERMISSIONS = [
   "contacts-page:deleteContact",
   "tickets:spy",
   "tickets:filterByUser",
+  /** The Kanban switch of the tag modal (spec §6: admin and supervisor). */
+  "tag-modal:kanban",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
+/**
+ * Spec §6 names the permissions but not the rules; these are Balcão's. A supervisor is an attendant who may
+ * also turn tags into Kanban lanes and show every ticket of its own queues (show-all never widens the queues).
+ */
 const RULES: Record<Profile, readonly Permission[]> = {
   admin: PERMISSIONS,
+  supervisor: ["tickets-manager:showall", "tag-modal:kanban"],
   user: [],
 };
 
@@ -34,4 +41,5 @@ export function can(actor: Actor | null | undefined, permission: Permission): bo
 }
 
 export const isAdmin = (actor: Actor | null | undefined): boolean => actor?.profile === "admin";
+export const isSupervisor = (actor: Actor | null | undefined): boolean => actor?.profile === "supervisor";
 export const isSuper = (actor: Actor | null | undefined): boolean => actor?.super === true;

@@ -8,6 +8,11 @@ describe("permissions", () => {
     expect(can({ profile: "user" }, "tickets-manager:showall")).toBe(false);
     expect(can({ profile: "user" }, "contacts-page:deleteContact")).toBe(false);
     expect(can({ profile: "supervisor" }, "dashboard:view")).toBe(false);
+    expect(can({ profile: "supervisor" }, "tickets-manager:showall")).toBe(true);
+    expect(can({ profile: "supervisor" }, "tag-modal:kanban")).toBe(true);
+    expect(can({ profile: "supervisor" }, "tickets:filterByUser")).toBe(false);
+    expect(can({ profile: "supervisor" }, "user-modal:editProfile")).toBe(false);
+    expect(can({ profile: "user" }, "tag-modal:kanban")).toBe(false);
     expect(can(null, "dashboard:view")).toBe(false);
   });
 });

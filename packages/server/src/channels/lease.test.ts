@@ -1,6 +1,6 @@
 /**
- * One owner per connection, with two app instances on one database: on PostgreSQL (TEST_DATABASE_URL)
- * each instance has its own pool, like two processes; on PGlite both contexts share one database object.
+ * One owner per connection, with two app instances on one database, each with its own pool like two
+ * processes (the harness reaches the run's embedded PostgreSQL by URL too, as it does TEST_DATABASE_URL).
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,8 +15,9 @@ import { createTestApp, type TestApp } from "../test/testApp";
 /** Polls with room for a loaded CI machine (other listeners, e.g. the message pipeline, run first). */
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000, interval: 20 });
 
-const TTL = 1500;
-const RENEW = 150;
+// Long enough that a loaded CI machine (event-loop stalls of a second or more) never lets a live lease lapse.
+const TTL = 3000;
+const RENEW = 200;
 
 let t: TestApp;
 let second: { app: App; ctx: AppContext; database: Database; ownDatabase: boolean };

@@ -19,7 +19,8 @@ import { and, eq, isNotNull, ne, notExists, sql, inArray } from "drizzle-orm";
 import pino, { type Logger } from "pino";
 import type { Config } from "../config/env";
 import type { Database, Db } from "../db/client";
-import { connectionAuth, connectionAuthKeys, connectionLeases, connections } from "../db/schema";
+import { connectionLeases, connections } from "../db/schema";
+import { wipeAuthState } from "./baileys/authState";
 import type { EventBus } from "../events/bus";
 import { presentConnection } from "../modules/connections/presenter";
 import { ChannelError, type ChannelEvent, type ChannelProvider, type ChannelSession } from "./types";
@@ -338,15 +339,10 @@ export class ChannelManager {
       entry.closed = true;
       await entry.session.logout().catch((err) => this.log.warn({ err, connectionId }, "logout failed"));
     }
-    await this.wipeAuth(connectionId);
+    await wipeAuthState(this.db, companyId, connectionId);
     if (command === "newqr") return this.startLocal(companyId, connectionId);
     await this.writeStatus(companyId, connectionId, { status: "DISCONNECTED", qrcode: "", retries: 0 });
     await this.release(connectionId);
-  }
-
-  private async wipeAuth(connectionId: number): Promise<void> {
-    await this.db.delete(connectionAuthKeys).where(eq(connectionAuthKeys.connectionId, connectionId));
-    await this.db.delete(connectionAuth).where(eq(connectionAuth.connectionId, connectionId));
   }
 
   /** (Re)starts the session of a connection whose lease this process holds. */

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { BillingConfigError, loadBillingConfig, type BillingConfig } from "../modules/billing/config";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** Repository root, so relative paths mean the same whichever workspace npm started us from. */
@@ -39,9 +40,26 @@ const envSchema = z.object({
   CHANNEL_LEASE_TTL_MS: z.coerce.number().int().min(200).default(30_000),
   CHANNEL_LEASE_RENEW_MS: z.coerce.number().int().min(50).default(10_000),
   CHANNEL_COMMAND_POLL_MS: z.coerce.number().int().min(20).default(1_000),
+  JOBS_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(1),
+  OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+  SEND_RELAY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   BAILEYS_RECONNECT_BASE_MS: z.coerce.number().int().min(1).default(2_000),
   BAILEYS_RECONNECT_MAX_MS: z.coerce.number().int().min(1).default(300_000),
   FFMPEG_PATH: z.string().default("ffmpeg"),
+  /** Reverse proxies in front of the server whose X-Forwarded-For entries are believed (0 = none). */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(20).default(0),
+  /** Second listener serving the REST API at the spec's root paths (http/backend.ts); off when unset. */
+  BACKEND_PORT: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(0).max(65535).optional()),
+  BACKEND_HOST: z.string().optional(),
+  /** Comma-separated web origins allowed to call the backend listener from a browser (CORS with credentials). */
+  BACKEND_CORS_ORIGINS: z.string().optional(),
+  /** How often each process re-checks the session behind every open socket (one query per sweep). */
+  SOCKET_SESSION_CHECK_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /** The OpenAPI page and JSON at /api/docs (default: on, except in production). */
+  API_DOCS: z.enum(["true", "false", "1", "0"]).optional(),
+  /** Largest file of a message upload, and all files of one request together (MB; streamed to disk). */
+  UPLOAD_MAX_MB: z.coerce.number().positive().max(2048).default(64),
+  UPLOAD_TOTAL_MAX_MB: z.coerce.number().positive().max(4096).default(128),
 });
 
 const flag = (value: string | undefined, fallback: boolean) => (value === undefined ? fallback : value === "true" || value === "1");
@@ -83,16 +101,62 @@ export interface Config {
     baileysReconnectMaxMs: number;
     ffmpegPath: string;
   };
+  /** Durable jobs (jobs/runner.ts): how often an idle worker looks for due jobs. */
+  jobs: { pollSeconds: number };
+  /** Fallback poll of the outbox when a LISTEN notification was missed (events/bus.ts). */
+  outboxPollMs: number;
+  /** How long a process waits for the connection's owner to deliver a relayed send (sendRelay.ts). */
+  sendRelayTimeoutMs: number;
+  /** Trusted proxy hops for the client address (request.ip): 0 ignores X-Forwarded-For. */
+  trustProxy: number;
+  /** Serve /api/docs (API_DOCS; off in production unless asked for). */
+  apiDocs: boolean;
+  /** Multipart upload limits in bytes (http/uploads.ts). */
+  uploads: { fileBytes: number; totalBytes: number };
+  /** Period of the sweep that closes sockets whose session no longer stands (realtime/revocation.ts). */
+  socketSessionCheckMs: number;
+  /**
+   * The backend listener of spec §7 ("all calls go to the backend host"): the same routes at root paths,
+   * Socket.IO with the token also accepted in the query. Undefined = off (BACKEND_PORT unset).
+   */
+  backend?: { port: number; host: string; corsOrigins: string[] };
+  /** Invoices and Pix (modules/billing/config.ts reads the PIX_* and INVOICE_* settings). */
+  billing: BillingConfig;
   /** Whether the embedded admin login was generated (and so is printed at start). */
   generatedAdmin?: { email: string; password: string };
 }
 
 export class ConfigError extends Error {}
 
+/** Observed entropy of `value` in bits (Shannon, per character, times its length). */
+export function entropyBits(value: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let perChar = 0;
+  for (const n of counts.values()) perChar -= (n / value.length) * Math.log2(n / value.length);
+  return perChar * value.length;
+}
+
+/** Below this a 32+ character secret is a pattern, not random (`openssl rand -hex 16` stays above ~91). */
+const MIN_SECRET_ENTROPY_BITS = 80;
+
+/**
+ * Whether a long-enough secret is still guessable (issue 11): too few distinct characters or bits, a
+ * repeated block ("changemechangeme…"), or a run of consecutive characters ("abcdef…", "123456…").
+ */
+export function looksLowEntropy(value: string): boolean {
+  if (new Set(value).size < 10 || entropyBits(value) < MIN_SECRET_ENTROPY_BITS) return true;
+  for (let period = 1; period <= value.length / 2; period++)
+    if ([...value].every((ch, i) => i < period || ch === value[i - period])) return true;
+  let steps = 0;
+  for (let i = 1; i < value.length; i++) if (Math.abs(value.charCodeAt(i) - value.charCodeAt(i - 1)) === 1) steps++;
+  return steps > value.length / 2;
+}
+
 function checkSecret(name: string, value: string | undefined): string {
   if (!value) throw new ConfigError(`${name} is required in production (at least ${MIN_SECRET_LENGTH} random characters).`);
-  if (value.length < MIN_SECRET_LENGTH || KNOWN_WEAK_SECRETS.has(value.toLowerCase()))
-    throw new ConfigError(`${name} is too weak: use at least ${MIN_SECRET_LENGTH} random characters.`);
+  if (value.length < MIN_SECRET_LENGTH || KNOWN_WEAK_SECRETS.has(value.toLowerCase()) || looksLowEntropy(value))
+    throw new ConfigError(`${name} is too weak: use at least ${MIN_SECRET_LENGTH} random characters (e.g. \`openssl rand -base64 48\`).`);
   return value;
 }
 
@@ -116,6 +180,25 @@ function loadOrCreateStoredSecrets(dataDir: string): StoredSecrets {
   };
   writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
+}
+
+/** BACKEND_CORS_ORIGINS as exact origins; defaults to PUBLIC_URL's. Credentials rule out "*". */
+function corsOrigins(list: string | undefined, publicUrl: string | undefined): string[] {
+  if (list === undefined) return publicUrl ? [new URL(publicUrl).origin] : [];
+  return list
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean)
+    .map((item) => {
+      let url: URL;
+      try {
+        url = new URL(item);
+      } catch {
+        throw new ConfigError(`Invalid setting BACKEND_CORS_ORIGINS: "${item}" is not an origin (https://app.example.com).`);
+      }
+      if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(`Invalid setting BACKEND_CORS_ORIGINS: "${item}" is not http(s).`);
+      return url.origin;
+    });
 }
 
 /** Reads and validates every setting once, at boot. Throws ConfigError with a readable reason. */
@@ -145,6 +228,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       generatedAdmin = { email: stored.adminEmail, password: stored.adminPassword };
   }
 
+  const backend = e.BACKEND_PORT === undefined ? undefined : { port: e.BACKEND_PORT, host: e.BACKEND_HOST ?? e.HOST, corsOrigins: corsOrigins(e.BACKEND_CORS_ORIGINS, e.PUBLIC_URL) };
+  if (backend && backend.port !== 0 && backend.port === e.PORT) throw new ConfigError("BACKEND_PORT must differ from PORT.");
+
+  let billing: BillingConfig;
+  try {
+    billing = loadBillingConfig(source, e.NODE_ENV, e.PUBLIC_URL);
+  } catch (err) {
+    throw err instanceof BillingConfigError ? new ConfigError(err.message) : err;
+  }
+
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -152,14 +245,23 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: e.DATABASE_URL,
     publicUrl: e.PUBLIC_URL,
+    backend,
     jwtSecret: jwtSecret!,
     jwtRefreshSecret: jwtRefreshSecret!,
     adminEmail: e.ADMIN_EMAIL ?? generatedAdmin?.email,
     adminPassword: e.ADMIN_PASSWORD ?? generatedAdmin?.password,
     generatedAdmin,
+    billing,
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     signupRateLimit: e.SIGNUP_RATE_LIMIT,
     defaultTimeZone: e.DEFAULT_TIME_ZONE,
+    socketSessionCheckMs: e.SOCKET_SESSION_CHECK_MS,
+    trustProxy: e.TRUST_PROXY,
+    apiDocs: flag(e.API_DOCS, !production),
+    uploads: { fileBytes: Math.round(e.UPLOAD_MAX_MB * 1024 * 1024), totalBytes: Math.round(e.UPLOAD_TOTAL_MAX_MB * 1024 * 1024) },
+    jobs: { pollSeconds: e.JOBS_POLL_SECONDS },
+    outboxPollMs: e.OUTBOX_POLL_MS,
+    sendRelayTimeoutMs: e.SEND_RELAY_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === "test" ? "silent" : "info"),
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : path.join(REPO_ROOT, "packages/web/dist"),
     channels: {

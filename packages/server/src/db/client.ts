@@ -1,15 +1,14 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
+import pino, { type Logger } from "pino";
+import { EmbeddedPostgresError, startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded";
+import { guardPool } from "./resilience";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -21,69 +20,102 @@ export type DbOrTx = Db | Tx;
 export const MIGRATIONS_FOLDER = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
 /** Serialises migrations when several processes start at once on one PostgreSQL. */
 const MIGRATION_LOCK_KEY = 7_243_001;
+/** The embedded cluster lives in DATA_DIR/postgres; the application's database in it is `balcao`. */
+export const EMBEDDED_SUBDIR = "postgres";
+const EMBEDDED_DATABASE = "balcao";
+const EMBEDDED_POOL_SIZE = 6;
+
+export { EmbeddedPostgresError };
 
 export interface Database {
   db: Db;
-  kind: "pglite" | "postgres";
-  /** The pg pool (server mode only), shared with the Socket.IO adapter. */
-  pool?: pg.Pool;
+  /** "embedded": the PostgreSQL server this process started in DATA_DIR; "postgres": DATABASE_URL. */
+  kind: "embedded" | "postgres";
+  /** The pg pool behind `db` (the job runner and, with DATABASE_URL, the Socket.IO adapter use it). */
+  pool: pg.Pool;
+  /** The embedded server (kind "embedded" only). */
+  embedded?: EmbeddedPostgres;
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
-  /** PGlite only: the whole data directory as a tarball (test templates, backups). */
-  dump?(): Promise<Blob>;
 }
 
 export interface OpenOptions {
   databaseUrl?: string;
-  /** Directory for the embedded database (ignored with databaseUrl). */
+  /** DATA_DIR: the embedded server keeps its cluster in DATA_DIR/postgres (ignored with databaseUrl). */
   dataDir?: string;
-  /** A dumped, already-migrated PGlite data directory to start from (tests). */
-  loadDataDir?: Blob | File;
+  /** Where the database layer reports (defaults to its own pino logger at LOG_LEVEL). */
+  log?: Logger;
+}
+
+function defaultLog(): Logger {
+  return pino({ name: "database", level: process.env.LOG_LEVEL ?? (process.env.NODE_ENV === "test" ? "silent" : "info") });
 }
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl);
-  return openPglite(options);
-}
-
-async function openPglite(options: OpenOptions): Promise<Database> {
-  let dir: string | undefined;
-  if (options.dataDir && !options.loadDataDir) {
-    dir = path.join(options.dataDir, "pgdata");
-    mkdirSync(dir, { recursive: true });
+  const log = options.log ?? defaultLog();
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, "postgres", log);
+  if (!options.dataDir) throw new Error("openDatabase: dataDir or databaseUrl is required");
+  refuseLegacyPglite(options.dataDir);
+  const server = await startEmbeddedPostgres({
+    dir: path.join(options.dataDir, EMBEDDED_SUBDIR),
+    database: EMBEDDED_DATABASE,
+    log: (line) => log.info(line),
+    onUnexpectedExit: (detail) => {
+      // Nothing works without the database: stop, so a supervisor restarts us (PostgreSQL then recovers).
+      log.fatal(`The embedded PostgreSQL stopped unexpectedly (${detail}); Balcão stops too.`);
+      process.exit(1);
+    },
+  });
+  try {
+    // Each pooled connection is a PostgreSQL process of ~2-3 MB: a small install needs few.
+    const database = await openPostgres(server.connection(EMBEDDED_DATABASE), "embedded", log, EMBEDDED_POOL_SIZE);
+    return {
+      ...database,
+      embedded: server,
+      close: async () => {
+        await database.close();
+        await server.stop();
+      },
+    };
+  } catch (err) {
+    await server.stop();
+    throw err;
   }
-  const extensions = { pg_trgm };
-  const client = await PGlite.create(dir, options.loadDataDir ? { loadDataDir: options.loadDataDir, extensions } : { extensions });
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
-  return {
-    db,
-    kind: "pglite",
-    migrate: async () => {
-      await migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
-    },
-    ping: async () => {
-      await client.query("select 1");
-    },
-    close: async () => {
-      await client.close();
-    },
-    dump: async () => (await client.dumpDataDir("gzip")) as Blob,
-  };
 }
 
-async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+/**
+ * Balcão up to 0.1 kept its data in an embedded PGlite database (DATA_DIR/pgdata). This version cannot
+ * read it: refuse to start rather than start empty beside it, and never touch it.
+ */
+function refuseLegacyPglite(dataDir: string): void {
+  const legacy = path.join(dataDir, "pgdata");
+  if (!existsSync(legacy) || readdirSync(legacy).length === 0) return;
+  throw new EmbeddedPostgresError(
+    `${legacy} holds a database from an earlier Balcão version (embedded PGlite), which this version no longer runs. ` +
+      "Nothing was changed. To keep that data, copy it into the new embedded PostgreSQL with " +
+      "`npm run migrate-pglite` (see docs/operations.md, \"Moving from PGlite\"); to start afresh instead, " +
+      `move ${legacy} out of DATA_DIR.`,
+  );
+}
+
+async function openPostgres(connection: string | pg.ClientConfig, kind: Database["kind"], log: Logger, poolSize = 10): Promise<Database> {
+  const config: pg.PoolConfig = typeof connection === "string" ? { connectionString: connection } : { ...connection };
+  const pool = new pg.Pool({ ...config, max: poolSize });
   // An idle client dropped by the server (restart, failover, admin command) must not crash the process;
   // the pool replaces it on the next query.
-  pool.on("error", (err) => console.warn(`PostgreSQL pool: idle client error: ${err.message}`));
+  pool.on("error", (err) => log.warn(`PostgreSQL pool: idle client error: ${err.message}`));
+  // A client in use (a transaction, a query, a LISTEN) when the server drops it emits 'error' with no pool
+  // listener attached, and Node ends the process on an unheard 'error' (issue 11: "terminating connection
+  // due to administrator command" killed the server); and its holder may never give it back (db/resilience.ts).
+  guardPool(pool);
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,
-    kind: "postgres",
+    kind,
     pool,
     migrate: async () => {
-      const client = new pg.Client({ connectionString: url });
+      const client = new pg.Client(config);
       await client.connect();
       try {
         await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);

@@ -15,7 +15,7 @@ export function foldText(value: string): string {
 
 /**
  * Case- and accent-insensitive form of a column. Uses translate() rather than the unaccent extension,
- * which needs superuser rights to install and is not in every PGlite build.
+ * which needs superuser rights to install (not granted on every managed PostgreSQL).
  */
 export function foldColumn(column: AnyColumn | SQL): SQL {
   // Literals, not parameters: the trigram indexes are built on this exact expression, and the planner

@@ -1,33 +1,314 @@
 /**
- * Domain events, by name. Each module declares its own events by augmenting this interface
- * (`declare module "../../events/bus" { interface DomainEvents { "tickets.updated": {...} } }`),
- * so the union below grows without a central file to edit. Every event carries its companyId.
+ * Domain events, durable: the outbox.
+ *
+ * Each module declares its own events by augmenting `DomainEvents`
+ * (`declare module "../../events/bus" { interface DomainEvents { "tickets.updated": {...} } }`), so the union
+ * grows without a central file to edit. Every event carries its companyId.
+ *
+ * The contract (docs/decisions.md, "Outbox and job runner"):
+ * - `record(tx, …events)` writes the events in the transaction of the change that causes them; `publish(…)`
+ *   writes them on their own for code that has no transaction. Nothing is delivered before commit, and a
+ *   committed event is never lost: a process killed after the commit delivers it when any process next runs.
+ * - Each consumer group (`subscribe(group, handler)`) receives every event at least once, in commit order,
+ *   handled by one process at a time (a transaction-scoped advisory lock per group); its position is a row in
+ *   `outbox_cursors`, moved in the same transaction that read the batch. Handlers get `eventId` for
+ *   idempotency. A group may declare a `key` (ticket, connection…): events of one key stay in order, different
+ *   keys run concurrently.
+ * - Delivery starts at once in the process that wrote the events and, through LISTEN/NOTIFY, in every other
+ *   process; a poll every `pollMs` covers a lost notification.
+ * - Events are ordered by their writing transaction's id (txid), and a reader takes only events of
+ *   transactions older than every transaction of this database still running, so an event committed late
+ *   with a lower id is never skipped. Changes to one row are serialised by its lock, so for an aggregate this
+ *   is the order of its changes, except when a transaction that wrote elsewhere first then waited for the
+ *   row: consumers that need strict order carry the full state or re-read it.
  */
+import { sql } from "drizzle-orm";
+import type { Logger } from "pino";
+import type { Database, DbOrTx } from "../db/client";
+import type { Notifications } from "../db/notifications";
+import { outboxEvents } from "../db/schema/outbox";
+
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface DomainEvents {}
 
 export type DomainEvent = { [K in keyof DomainEvents]: { type: K; companyId: number } & DomainEvents[K] }[keyof DomainEvents];
 
-export type DomainEventListener = (event: DomainEvent) => void | Promise<void>;
+/** An event as a consumer receives it: with the id that makes its handling idempotent. */
+export type DeliveredEvent = DomainEvent & { eventId: string };
 
-/** In-process fan-out; cross-process delivery to browsers is Socket.IO's adapter's job. */
+export type DomainEventHandler = (event: DeliveredEvent) => void | Promise<void>;
+
+export interface SubscribeOptions {
+  /** Events with the same key are handled in order; different keys concurrently. Default: all in order. */
+  key?: (event: DomainEvent) => string | number | undefined;
+  /** Events read per transaction (default 200). */
+  batchSize?: number;
+}
+
+interface Group {
+  name: string;
+  handler: DomainEventHandler;
+  options: SubscribeOptions;
+  running?: Promise<void>;
+  again: boolean;
+  retryTimer?: NodeJS.Timeout;
+  failures: number;
+}
+
+interface EventRow {
+  id: string;
+  txid: string;
+  company_id: number;
+  type: string;
+  payload: Record<string, unknown>;
+}
+
+const CHANNEL = "balcao_outbox";
+
+/**
+ * The oldest transaction id that may still write events: the oldest id among this database's other running
+ * transactions, else the next id to be assigned. Events of lower txids are final. Only this database counts
+ * (a long transaction elsewhere on the server must not stall delivery); `backend_xid` is 32-bit, so it is
+ * widened with the current epoch. All of the app's connections use one role, which sees their xids.
+ */
+const HORIZON = sql`
+  with now as (select pg_snapshot_xmax(pg_current_snapshot())::text::bigint as next)
+  select coalesce(min(case when x.xid <= now.next % 4294967296 then now.next - now.next % 4294967296 + x.xid
+                          else now.next - now.next % 4294967296 - 4294967296 + x.xid end), min(now.next)) as txid
+  from now left join (
+    select backend_xid::text::bigint as xid from pg_stat_activity
+    where datname = current_database() and backend_xid is not null and pid <> pg_backend_pid()
+  ) x on true`;
+/** First half of the advisory lock key of a group's dispatch (the second is the group name's hash). */
+const LOCK_NAMESPACE = 7_243_100;
+/** A poison event is skipped (and logged) after this many failed deliveries, so its group moves on. */
+const MAX_ATTEMPTS = 5;
+
+export interface EventBusOptions {
+  pollMs: number;
+}
+
 export class EventBus {
-  private listeners: DomainEventListener[] = [];
+  private readonly groups = new Map<string, Group>();
+  private writes: Promise<unknown> = Promise.resolve();
+  private unlisten: (() => void)[] = [];
+  private pollTimer?: NodeJS.Timeout;
+  private started = false;
+  private stopped = false;
+  private readonly attempts = new Map<string, number>();
 
-  subscribe(listener: DomainEventListener): () => void {
-    this.listeners.push(listener);
+  constructor(
+    private readonly database: Database,
+    private readonly log: Logger,
+    private readonly notifications: Notifications,
+    private readonly options: EventBusOptions = { pollMs: 1_000 },
+  ) {}
+
+  /** Writes events in the transaction that makes the change; they are delivered after it commits. */
+  async record(tx: DbOrTx, ...events: DomainEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    await tx.insert(outboxEvents).values(events.map(toRow));
+    // NOTIFY is transactional: other processes hear it only if and when this transaction commits.
+    await this.notifications.notify(tx, CHANNEL);
+  }
+
+  /** Writes events on their own (code without a transaction) and starts delivering them. In call order. */
+  publish(...events: DomainEvent[]): void {
+    if (events.length === 0) return;
+    const write = this.writes.then(async () => {
+      await this.record(this.database.db, ...events);
+      this.kick();
+    });
+    this.writes = write.catch((err) => this.log.error({ err, types: events.map((e) => e.type) }, "outbox: could not write events"));
+  }
+
+  /** Subscribes a consumer group; returns a function that unsubscribes it (in this process). */
+  subscribe(group: string, handler: DomainEventHandler, options: SubscribeOptions = {}): () => void {
+    if (this.groups.has(group)) throw new Error(`outbox consumer group ${group} subscribed twice`);
+    this.groups.set(group, { name: group, handler, options, again: false, failures: 0 });
+    if (this.started) this.kick();
     return () => {
-      this.listeners = this.listeners.filter((l) => l !== listener);
+      const g = this.groups.get(group);
+      if (g?.retryTimer) clearTimeout(g.retryTimer);
+      this.groups.delete(group);
     };
   }
 
-  /** Call after the transaction that produced the events has committed. */
-  publish(...events: DomainEvent[]): void {
-    for (const event of events)
-      for (const listener of this.listeners) {
-        Promise.resolve()
-          .then(() => listener(event))
-          .catch((err) => console.error("event listener failed", event.type, err));
-      }
+  /** Starts listening for other processes' events and the fallback poll. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    // Whatever was committed while the connection was down is delivered once it is back.
+    this.unlisten = [this.notifications.on(CHANNEL, () => this.kick()), this.notifications.onReconnect(() => this.kick())];
+    await this.notifications.start();
+    this.pollTimer = setInterval(() => this.kick(), this.options.pollMs);
+    this.pollTimer.unref();
+    // The first round creates missing cursors: a new group starts from the events that exist now.
+    await Promise.allSettled([...this.groups.values()].map((g) => this.run(g)));
   }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.pollTimer) clearInterval(this.pollTimer);
+    for (const g of this.groups.values()) if (g.retryTimer) clearTimeout(g.retryTimer);
+    await this.writes.catch(() => undefined);
+    await Promise.allSettled([...this.groups.values()].map((g) => g.running));
+    for (const stop of this.unlisten) stop();
+  }
+
+  /** Delivers everything written so far to this process's groups (tests, graceful shutdown). */
+  async drain(): Promise<void> {
+    await this.writes.catch(() => undefined);
+    for (let round = 0; round < 100; round++) {
+      let pending = false;
+      for (const group of this.groups.values()) {
+        await group.running;
+        if (await this.hasPending(group.name)) {
+          pending = true;
+          await this.run(group);
+        }
+      }
+      if (!pending) return;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  /** Asks every group of this process to deliver what is pending. */
+  kick(): void {
+    if (this.stopped) return;
+    for (const group of this.groups.values()) void this.run(group);
+  }
+
+  private run(group: Group): Promise<void> {
+    if (group.running) {
+      group.again = true;
+      return group.running;
+    }
+    group.again = false;
+    group.running = this.dispatch(group)
+      .then((more) => {
+        group.failures = 0;
+        if (more) group.again = true;
+      })
+      .catch((err) => {
+        group.failures++;
+        this.log.error({ err, group: group.name }, "outbox: delivery round failed");
+        this.retryLater(group, Math.min(30_000, 100 * 2 ** group.failures));
+      })
+      .finally(() => {
+        group.running = undefined;
+        if (group.again && !this.stopped && this.groups.get(group.name) === group) void this.run(group);
+      });
+    return group.running;
+  }
+
+  private retryLater(group: Group, ms: number): void {
+    if (group.retryTimer || this.stopped) return;
+    group.retryTimer = setTimeout(() => {
+      group.retryTimer = undefined;
+      void this.run(group);
+    }, ms);
+    group.retryTimer.unref();
+  }
+
+  /**
+   * One delivery round for a group: lock it (skip if another process holds it), read a batch after its
+   * cursor, hand the events to the handler, move the cursor. Returns whether more may be waiting.
+   */
+  private async dispatch(group: Group): Promise<boolean> {
+    const batchSize = group.options.batchSize ?? 200;
+    let heldBack = false;
+    const more = await this.database.db.transaction(async (tx) => {
+      const locked = await rows<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${LOCK_NAMESPACE}, hashtext(${group.name})) as locked`);
+      if (!locked[0]?.locked) return false;
+      await tx.execute(sql`
+        insert into outbox_cursors (consumer, txid, event_id)
+        select ${group.name}, coalesce(max(txid), 0), coalesce(max(id), 0) from outbox_events
+        on conflict (consumer) do nothing`);
+      const [cursor] = await rows<{ txid: string; event_id: string }>(tx, sql`select txid, event_id from outbox_cursors where consumer = ${group.name}`);
+      // The horizon comes first, in its own statement: the events are then read with a later snapshot, so a
+      // writer that committed before the horizon was taken is seen, and one still running is held back.
+      const [horizon] = await rows<{ txid: string }>(tx, HORIZON);
+      const events = await rows<EventRow>(
+        tx,
+        sql`select id, txid, company_id, type, payload from outbox_events
+            where (txid, id) > (${cursor!.txid}::bigint, ${cursor!.event_id}::bigint)
+              and txid < ${horizon!.txid}::bigint
+            order by txid, id limit ${batchSize}`,
+      );
+      if (events.length === 0) {
+        const waiting = await rows(tx, sql`select 1 from outbox_events where (txid, id) > (${cursor!.txid}::bigint, ${cursor!.event_id}::bigint) limit 1`);
+        heldBack = waiting.length > 0;
+        return false;
+      }
+      const delivered = await this.deliver(group, events);
+      const last = events[delivered - 1];
+      if (last) await tx.execute(sql`update outbox_cursors set txid = ${last.txid}::bigint, event_id = ${last.id}::bigint, updated_at = now() where consumer = ${group.name}`);
+      return delivered === batchSize;
+    });
+    // Events of transactions that committed after an older one still running: look again shortly.
+    if (heldBack) this.retryLater(group, 10);
+    return more;
+  }
+
+  /** Hands a batch to the group's handler; returns how many events (from the start) are done. */
+  private async deliver(group: Group, events: EventRow[]): Promise<number> {
+    const delivered = events.map((row) => ({ ...row.payload, type: row.type, companyId: row.company_id, eventId: row.id }) as DeliveredEvent);
+    const handle = async (event: DeliveredEvent): Promise<void> => {
+      try {
+        await group.handler(event);
+        this.attempts.delete(`${group.name}:${event.eventId}`);
+      } catch (err) {
+        const key = `${group.name}:${event.eventId}`;
+        const attempts = (this.attempts.get(key) ?? 0) + 1;
+        this.attempts.set(key, attempts);
+        if (attempts < MAX_ATTEMPTS) throw err;
+        this.attempts.delete(key);
+        this.log.error({ err, group: group.name, eventId: event.eventId, type: event.type }, "outbox: event skipped after repeated failures");
+      }
+    };
+    const keyOf = group.options.key;
+    if (!keyOf) {
+      for (let i = 0; i < delivered.length; i++) {
+        try {
+          await handle(delivered[i]!);
+        } catch (err) {
+          if (i === 0) throw err;
+          this.log.warn({ err, group: group.name }, "outbox: handler failed; retrying from this event");
+          return i;
+        }
+      }
+      return delivered.length;
+    }
+    // Per key in order, keys concurrently; the cursor moves only past a batch that fully succeeded.
+    const chains = new Map<string | number, Promise<void>>();
+    for (const event of delivered) {
+      const key = keyOf(event) ?? "";
+      chains.set(key, (chains.get(key) ?? Promise.resolve()).then(() => handle(event)));
+    }
+    await Promise.all(chains.values());
+    return delivered.length;
+  }
+
+  private async hasPending(group: string): Promise<boolean> {
+    const found = await rows(
+      this.database.db,
+      sql`select 1 from outbox_events e, outbox_cursors c
+          where c.consumer = ${group} and (e.txid, e.id) > (c.txid, c.event_id) limit 1`,
+    );
+    if (found.length > 0) return true;
+    // A group without a cursor yet gets one by running, so a drain also fixes where a new group starts.
+    const cursor = await rows(this.database.db, sql`select 1 from outbox_cursors where consumer = ${group}`);
+    return cursor.length === 0;
+  }
+}
+
+function toRow(event: DomainEvent) {
+  const { type, companyId, ...payload } = event as DomainEvent & Record<string, unknown>;
+  return { type, companyId, payload };
+}
+
+async function rows<T = Record<string, unknown>>(q: DbOrTx, query: ReturnType<typeof sql>): Promise<T[]> {
+  const result = (await q.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
 }

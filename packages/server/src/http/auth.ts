@@ -1,13 +1,20 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { isAdmin, isSuper } from "@balcao/shared";
 import type { Actor, AuthService } from "../modules/auth/service";
-import { forbidden } from "./errors";
+import { AppError, forbidden } from "./errors";
 
 declare module "fastify" {
   interface FastifyRequest {
     actor: Actor | null;
   }
+  interface FastifyContextConfig {
+    /** The route lets an expired company's admin pay (billing-only session, issue 13). */
+    allowExpiredSubscription?: boolean;
+  }
 }
+
+/** Reached by a billing-only session besides the routes flagged `allowExpiredSubscription` (the app shell needs them). */
+const BILLING_ONLY_SHELL = [/\/auth\/me$/];
 
 export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -19,7 +26,13 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 /** preHandler that loads `request.actor` or fails with 401/402/403 per docs/api.md. */
 export function authenticate(auth: AuthService) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
-    request.actor = await auth.authenticate(bearerToken(request));
+    const actor = await auth.authenticate(bearerToken(request), { allowBillingOnly: true });
+    if (actor.billingOnly && !request.routeOptions.config?.allowExpiredSubscription) {
+      const url = request.routeOptions.url ?? "";
+      if (!BILLING_ONLY_SHELL.some((pattern) => pattern.test(url)))
+        throw new AppError("ERR_SUBSCRIPTION_EXPIRED", 402, actor.billingOnly.dueDate ? { dueDate: actor.billingOnly.dueDate } : undefined);
+    }
+    request.actor = actor;
   };
 }
 

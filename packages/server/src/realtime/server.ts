@@ -6,9 +6,12 @@ import { SOCKET_PING_MS } from "@balcao/shared";
 import type { AppContext } from "../context";
 import { users } from "../db/schema";
 import { modules } from "../modules";
+import { isBackendRequest, queryToken } from "../http/backend";
 import { AppError } from "../http/errors";
 import type { Actor, AuthService } from "../modules/auth/service";
-import { rooms } from "./rooms";
+import { listenerSafePool } from "../db/resilience";
+import { SocketRevocation } from "./revocation";
+import { rooms, type SocketEmit } from "./rooms";
 
 
 interface SocketData {
@@ -16,41 +19,59 @@ interface SocketData {
 }
 
 /**
- * Socket.IO on the HTTP server: authenticates the handshake from the `auth` payload (never the URL),
+ * Socket.IO on the HTTP server: authenticates the handshake from the `auth` payload (the URL's query only
+ * on the backend listener, for spec §7's clients; docs/security.md),
  * joins the rooms the token allows, and turns domain events into room emits. No module emits directly.
  */
 export async function attachRealtime(httpServer: HttpServer, ctx: AppContext, auth: AuthService): Promise<Server> {
+  const backendOrigins = ctx.config.backend?.corsOrigins ?? [];
+  const corsOrigins = [...(ctx.config.publicUrl ? [ctx.config.publicUrl] : []), ...backendOrigins];
   const io = new Server<Record<string, never>, Record<string, never>, Record<string, never>, SocketData>(httpServer, {
     path: "/socket.io",
     pingInterval: SOCKET_PING_MS,
     pingTimeout: SOCKET_PING_MS,
     serveClient: false,
-    cors: ctx.config.publicUrl ? { origin: ctx.config.publicUrl, credentials: true } : undefined,
+    cors: corsOrigins.length > 0 ? { origin: corsOrigins, credentials: true } : undefined,
     allowRequest: (req, callback) => {
       // Browsers always send Origin on WebSocket upgrades; refuse foreign ones (ASVS 4.4.2).
       const origin = req.headers.origin;
-      if (!origin || !ctx.config.publicUrl) return callback(null, true);
+      // The backend listener admits its configured web origins (BACKEND_CORS_ORIGINS) and originless apps.
+      if (isBackendRequest(req) && backendOrigins.length > 0)
+        return callback(null, !origin || backendOrigins.includes(origin) || isSameHost(origin, req.headers.host));
+      // No Origin: not a browser (no cross-site risk; the token is still required).
+      if (!origin) return callback(null, true);
+      // Without PUBLIC_URL the served origin is the request's own Host: a page of another site is refused
+      // (issue 11; before, any Origin was accepted then).
+      if (!ctx.config.publicUrl) return callback(null, isSameHost(origin, req.headers.host));
       callback(null, origin === new URL(ctx.config.publicUrl).origin || isSameHost(origin, req.headers.host));
     },
   });
 
+  // Fan-out between processes sharing DATABASE_URL; the embedded server belongs to one process only.
   const pool = ctx.database.pool;
-  if (pool) {
+  if (ctx.database.kind === "postgres") {
     await pool.query(
       "CREATE TABLE IF NOT EXISTS socket_io_attachments (id bigserial UNIQUE, created_at timestamptz DEFAULT NOW(), payload bytea)",
     );
-    io.adapter(createAdapter(pool));
+    // Its LISTEN connection survives a PostgreSQL restart: no crash, and it re-LISTENs (db/resilience.ts).
+    io.adapter(createAdapter(listenerSafePool(pool, (err) => ctx.log.warn({ err }, "socket.io adapter: listener connection lost; reconnecting"))));
   }
 
   io.use(async (socket, next) => {
     try {
-      const token = typeof socket.handshake.auth?.token === "string" ? socket.handshake.auth.token : undefined;
-      socket.data.actor = await auth.authenticate(token);
+      const fromAuth = typeof socket.handshake.auth?.token === "string" ? socket.handshake.auth.token : undefined;
+      // Spec §7's clients send `io(url, { query: { token } })`: accepted on the backend listener only.
+      const token = fromAuth ?? (isBackendRequest(socket.request) ? queryToken(socket.handshake.query) : undefined);
+      socket.data.actor = await auth.authenticate(token, { allowBillingOnly: true });
       next();
     } catch (err) {
       next(new Error(err instanceof AppError ? err.code : "ERR_SESSION_EXPIRED"));
     }
   });
+
+  // Sockets are re-checked after the handshake: revoked sessions, deleted users, expiry (revocation.ts).
+  const revocation = new SocketRevocation(io as unknown as Server, ctx, auth, ctx.config.socketSessionCheckMs);
+  revocation.start();
 
   const db = ctx.database.db;
   // While the server shuts down, sockets disconnect en masse: skip the per-socket presence writes.
@@ -58,17 +79,31 @@ export async function attachRealtime(httpServer: HttpServer, ctx: AppContext, au
   const originalClose = io.close.bind(io);
   io.close = (fn?: (err?: Error) => void) => {
     closing = true;
+    revocation.stop();
     return originalClose(fn);
   };
   io.on("connection", (socket: Socket) => {
     const actor = (socket.data as SocketData).actor;
-    socket.join([rooms.company(actor.companyId), rooms.user(actor.companyId, actor.id), rooms.session(actor.sid)]);
+    if (actor.billingOnly) {
+      // An expired company's admin waiting to pay: the `payment` event only, no company traffic.
+      socket.join([rooms.billing(actor.companyId), rooms.session(actor.sid)]);
+      revocation.track(socket);
+      socket.emit("ready");
+      return;
+    }
+    socket.join([rooms.company(actor.companyId), rooms.user(actor.companyId, actor.id), rooms.session(actor.sid), rooms.platform()]);
     if (actor.profile === "admin") socket.join(rooms.admins(actor.companyId));
     else socket.join(actor.queueIds.map((queueId) => rooms.queue(actor.companyId, queueId)));
-    void db.update(users).set({ online: true, lastSeenAt: new Date() }).where(eq(users.id, actor.id));
-    socket.on("userStatus", () => {
-      void db.update(users).set({ online: true, lastSeenAt: new Date() }).where(eq(users.id, actor.id));
-    });
+    revocation.track(socket);
+    // Presence is best effort: a database briefly away must not turn into an unhandled rejection.
+    const markOnline = () =>
+      void db
+        .update(users)
+        .set({ online: true, lastSeenAt: new Date() })
+        .where(eq(users.id, actor.id))
+        .catch(() => undefined);
+    markOnline();
+    socket.on("userStatus", markOnline);
     socket.on("disconnect", async () => {
       if (closing) return;
       const remaining = await io.in(rooms.user(actor.companyId, actor.id)).fetchSockets().catch(() => []);
@@ -77,11 +112,22 @@ export async function attachRealtime(httpServer: HttpServer, ctx: AppContext, au
     socket.emit("ready");
   });
 
+  // One process at a time delivers the outbox to sockets; the adapter carries each emit to every process.
   const deliveries = modules.flatMap((m) => (m.deliver ? [m.deliver] : []));
-  ctx.events.subscribe((event) => {
-    for (const deliver of deliveries) deliver(io as unknown as Server, event);
+  const unsubscribe = ctx.events.subscribe("realtime", (event) => {
+    for (const deliver of deliveries) for (const emit of deliver(event)) send(io as unknown as Server, emit);
   });
+  const close = io.close.bind(io);
+  io.close = (fn?: (err?: Error) => void) => {
+    unsubscribe();
+    return close(fn);
+  };
   return io;
+}
+
+function send(io: Server, emit: SocketEmit): void {
+  const target = emit.except ? io.to(emit.rooms).except(emit.except) : io.to(emit.rooms);
+  target.emit(emit.event, emit.payload);
 }
 
 function isSameHost(origin: string, host: string | undefined): boolean {

@@ -1,54 +1,60 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import pg from "pg";
 import { openDatabase } from "../db/client";
+import { startEmbeddedPostgres } from "../db/embedded";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** PGlite: a dumped, migrated data directory every test file starts from. */
-    pgliteTemplateFile?: string;
-    /** PostgreSQL: server URL and the migrated template database each test file clones. */
+    /** PostgreSQL server URL (the machine's with TEST_DATABASE_URL, else the embedded one of this run). */
     postgresUrl?: string;
+    /** The migrated template database each test file clones. */
     postgresTemplate?: string;
   }
 }
 
 /**
- * Migrates once per run and hands each test file a copy: initdb + migrations take seconds,
- * a copy well under one (DESIGN §2 install notes).
+ * Migrates once per run and hands each test file a copy (`CREATE DATABASE … TEMPLATE`): migrations take
+ * seconds, a copy a fraction of one. Without TEST_DATABASE_URL the run starts one embedded PostgreSQL
+ * (the product's default engine) in a temporary directory, without fsync, and stops it at the end.
  */
 export default async function setup(project: TestProject) {
-  const url = process.env.TEST_DATABASE_URL;
-  if (url) {
-    const template = `balcao_tpl_${process.pid}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${template}`);
-    await admin.query(`CREATE DATABASE ${template}`);
-    const db = await openDatabase({ databaseUrl: withDatabase(url, template) });
-    await db.migrate();
-    await db.close();
-    project.provide("postgresUrl", url);
-    project.provide("postgresTemplate", template);
-    return async () => {
-      const { rows } = await admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE $1", [`balcao_t_${process.pid}_%`]);
-      for (const row of rows) await admin.query(`DROP DATABASE IF EXISTS ${row.datname} WITH (FORCE)`).catch(() => undefined);
-      await admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
-      await admin.end();
+  let url = process.env.TEST_DATABASE_URL;
+  let stopEmbedded: (() => Promise<void>) | undefined;
+  if (!url) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "balcao-test-pg-"));
+    const server = await startEmbeddedPostgres({
+      dir: path.join(dir, "postgres"),
+      fsync: false,
+      maxConnections: 100,
+      sharedBuffers: "64MB",
+      log: () => undefined,
+    });
+    url = server.url();
+    stopEmbedded = async () => {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
     };
   }
-  const dir = mkdtempSync(path.join(os.tmpdir(), "balcao-test-"));
-  const database = await openDatabase({});
-  await database.migrate();
-  const dump = await database.dump?.();
-  await database.close();
-  if (!dump) throw new Error("PGlite dump unavailable");
-  const file = path.join(dir, "template.tar.gz");
-  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
-  project.provide("pgliteTemplateFile", file);
-  return () => rmSync(dir, { recursive: true, force: true });
+  const template = `balcao_tpl_${process.pid}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${template}`);
+  await admin.query(`CREATE DATABASE ${template}`);
+  const db = await openDatabase({ databaseUrl: withDatabase(url, template) });
+  await db.migrate();
+  await db.close();
+  project.provide("postgresUrl", url);
+  project.provide("postgresTemplate", template);
+  return async () => {
+    const { rows } = await admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE $1", [`balcao_t_${process.pid}_%`]);
+    for (const row of rows) await admin.query(`DROP DATABASE IF EXISTS ${row.datname} WITH (FORCE)`).catch(() => undefined);
+    await admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
+    await admin.end();
+    await stopEmbedded?.();
+  };
 }
 
 export function withDatabase(url: string, database: string): string {

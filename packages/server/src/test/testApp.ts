@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -10,28 +10,23 @@ import { createContext, type AppContext } from "../context";
 import { openDatabase, type Database } from "../db/client";
 import { withDatabase } from "./globalSetup";
 
-/** A private database for one test file: a copy of the migrated template (PGlite or PostgreSQL). */
+/** A private database for one test file: a copy of the migrated template (see globalSetup). */
 async function openTestDatabase(): Promise<{ database: Database; drop(): Promise<void> }> {
   const url = inject("postgresUrl");
   const template = inject("postgresTemplate");
-  if (url && template) {
-    const name = `balcao_t_${process.pid}_${randomBytes(4).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
-    const database = await openDatabase({ databaseUrl: withDatabase(url, name) });
-    return {
-      database,
-      drop: async () => {
-        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await admin.end();
-      },
-    };
-  }
-  const file = inject("pgliteTemplateFile");
-  if (!file) throw new Error("globalSetup did not provide a database template");
-  const database = await openDatabase({ loadDataDir: new Blob([readFileSync(file)]) });
-  return { database, drop: async () => undefined };
+  if (!url || !template) throw new Error("globalSetup did not provide a database template");
+  const name = `balcao_t_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  const database = await openDatabase({ databaseUrl: withDatabase(url, name) });
+  return {
+    database,
+    drop: async () => {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
 }
 
 export interface TestApp {

@@ -36,8 +36,30 @@ export const passwordField = z
   .min(LIMITS.passwordMin, MSG.tooShort)
   .max(LIMITS.passwordMax, MSG.tooLong);
 
-/** Positive integer id in a path or body (strings from the URL are coerced). */
-export const idField = z.coerce.number({ error: "Invalid id" }).int().positive().max(2_147_483_647);
+/**
+ * An optional field the spec's client forms send as "" when left empty (a tag colour not picked, an
+ * unselected queue): blank means "not given", exactly like leaving the field out.
+ */
+export const blankAsUnset = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema.optional());
+
+/**
+ * Positive integer id in a path or body. A string (from the URL) must be plain decimal digits: "0x5", "1e3",
+ * " 5" or "5.0" are not ids, though Number() would read them as one (issue 11).
+ */
+export const idField = z.preprocess(
+  (v) => (typeof v === "string" ? (/^[0-9]{1,10}$/.test(v) ? Number(v) : Number.NaN) : v),
+  z.number({ error: "Invalid id" }).int("Invalid id").positive("Invalid id").max(2_147_483_647, "Invalid id"),
+);
+
+/** A calendar day "YYYY-MM-DD" that exists (no 2024-02-30, no month 13, no year 0). */
+export const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "Invalid date")
+  .refine((s) => {
+    const d = new Date(`${s}T00:00:00Z`);
+    return s >= "0001" && !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+  }, "Invalid date");
 
 export const idParams = z.object({ id: idField });
 

@@ -36,4 +36,3 @@ export const SETTING_VALUES: Record<string, readonly string[] | null> = {
 /** Keys whose values are credentials: GET /settings returns them to admins only. */
 export const SECRET_SETTING_KEYS: readonly string[] = ["ipixc", "tokenixc", "ipmkauth", "clientidmkauth", "clientsecretmkauth", "asaas"];
 
-export const INVALID_SETTING_VALUE = "ERR_INVALID_SETTING_VALUE";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idField, listQuery, MSG } from "./common";
+import { blankAsUnset, idField, listQuery, MSG } from "./common";
 
 /** Spec §5: name required ('Obrigatório'), at least 3 ('Mensagem muito curta'). */
 export const tagNameField = z
@@ -21,16 +21,17 @@ export const tagKanbanField = z
 
 export const tagCreateBody = z.object({
   name: tagNameField,
-  /** Omitted (the ticket header creates tags by name only): a palette colour derived from the name. */
-  color: tagColorField.optional(),
-  /** Only admins (and supervisors, when that profile exists) may set 1. */
+  /** Omitted or "" (the ticket header creates tags by name only; the tags page's form when no colour is picked): a palette colour derived from the name. */
+  color: blankAsUnset(tagColorField),
+  /** Only admins and supervisors may set 1. */
   kanban: tagKanbanField.optional(),
 });
 export type TagCreateBody = z.input<typeof tagCreateBody>;
 
 export const tagUpdateBody = z.object({
   name: tagNameField.optional(),
-  color: tagColorField.optional(),
+  /** "" keeps the current colour. */
+  color: blankAsUnset(tagColorField),
   kanban: tagKanbanField.optional(),
 });
 export type TagUpdateBody = z.input<typeof tagUpdateBody>;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { TICKET_STATUSES } from "../constants";
-import { idField, LIST_SEARCH_MAX, queryBoolean } from "./common";
+import { blankAsUnset, idField, isoDate, LIST_SEARCH_MAX, queryBoolean } from "./common";
 
 /** Query ids arrive as a JSON list ("[1,2]"), a comma list ("1,2") or repeated params. */
 export const idListParam = z
@@ -17,7 +17,8 @@ export const idListParam = z
         return z.NEVER;
       }
     } else items = value.split(",").filter((s) => s.trim() !== "");
-    const ids = items.map((v) => Number(v));
+    // Same rule as idField: decimal digits only ("0x5" and "1e3" are not ids).
+    const ids = items.map((v) => (typeof v === "number" ? v : typeof v === "string" && /^[0-9]{1,10}$/.test(v.trim()) ? Number(v) : Number.NaN));
     if (ids.some((n) => !Number.isInteger(n) || n <= 0 || n > 2_147_483_647)) {
       ctx.addIssue({ code: "custom", message: "Invalid id list" });
       return z.NEVER;
@@ -25,7 +26,7 @@ export const idListParam = z
     return [...new Set(ids)];
   });
 
-const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Invalid date");
+const isoDay = isoDate;
 
 export const ticketListQuery = z.object({
   searchParam: z.string().trim().max(LIST_SEARCH_MAX).optional().default(""),
@@ -41,21 +42,24 @@ export const ticketListQuery = z.object({
 });
 export type TicketListQuery = z.input<typeof ticketListQuery>;
 
+/** The new-ticket and transfer forms send "" for a queue, user or connection left unselected: not given. */
+const optionalIdField = blankAsUnset(idField.nullable());
+
 export const ticketCreateBody = z.object({
   contactId: idField,
-  queueId: idField.nullish(),
-  userId: idField.nullish(),
+  queueId: optionalIdField,
+  userId: optionalIdField,
   status: z.literal("open").optional().default("open"),
-  whatsappId: idField.nullish(),
+  whatsappId: optionalIdField,
 });
 export type TicketCreateBody = z.input<typeof ticketCreateBody>;
 
 /** PUT /tickets/:id — the transition is inferred from the fields (spec §4; docs/api.md). */
 export const ticketUpdateBody = z.object({
   status: z.enum(TICKET_STATUSES).optional(),
-  userId: idField.nullish(),
-  queueId: idField.nullish(),
-  whatsappId: idField.nullish(),
+  userId: optionalIdField,
+  queueId: optionalIdField,
+  whatsappId: optionalIdField,
 });
 export type TicketUpdateBody = z.input<typeof ticketUpdateBody>;
 

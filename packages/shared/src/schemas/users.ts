@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PROFILES } from "../constants";
+import { PROFILES, type Profile } from "../constants";
 import { emailField, idField, listQuery, nameField, passwordField } from "./common";
 
 const allTicketField = z.enum(["enable", "enabled", "disable", "disabled"]).transform((v) => (v.startsWith("enable") ? "enable" : "disable"));
@@ -46,13 +46,19 @@ export interface CompanyRefDTO {
   status: boolean;
   campaignsEnabled: boolean;
   planId: number | null;
+  /** The company's billing email (spec §3). */
+  email: string;
+  /** Until a first invoice is paid the company is on trial, and this is the day it ends (its due date); then null. */
+  trialExpiration: string | null;
+  /** The company's IANA time zone: its schedules and reports are read on this clock. */
+  timeZone?: string;
 }
 
 export interface UserDTO {
   id: number;
   name: string;
   email: string;
-  profile: "admin" | "user";
+  profile: Profile;
   super: boolean;
   companyId: number;
   allTicket: "enable" | "disable";

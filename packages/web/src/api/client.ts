@@ -117,7 +117,7 @@ export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Pr
   const body = await readError(res);
   if (!opts.anonymous) {
     if (res.status === 401) sessionStore.end("unauthorized", body);
-    else if (res.status === 402 && body.error === "ERR_SUBSCRIPTION_EXPIRED") sessionStore.end("subscriptionExpired", body);
+    else if (res.status === 402 && body.error === "ERR_SUBSCRIPTION_EXPIRED" && !sessionStore.isBillingOnly()) sessionStore.end("subscriptionExpired", body);
   }
   throw new ApiError(res.status, body);
 }

@@ -13,6 +13,8 @@ export type SessionEndReason = "unauthorized" | "subscriptionExpired" | "logout"
 type Listener = (reason: SessionEndReason, body?: ApiErrorBody) => void;
 
 const listeners = new Set<Listener>();
+/** A billing-only session (expired company's admin) lives with 402s from the locked routes (issue 13). */
+let billingOnly = false;
 
 export const sessionStore = {
   getToken(): string | null {
@@ -32,6 +34,12 @@ export const sessionStore = {
     localStorage.removeItem(COMPANY_KEY);
     localStorage.removeItem(USER_KEY);
     for (const listener of listeners) listener(reason, body);
+  },
+  setBillingOnly(value: boolean): void {
+    billingOnly = value;
+  },
+  isBillingOnly(): boolean {
+    return billingOnly;
   },
   onEnd(listener: Listener): () => void {
     listeners.add(listener);

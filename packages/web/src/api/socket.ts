@@ -2,7 +2,7 @@
  * Socket.IO client of docs/api.md: same origin, path /socket.io, websocket only, the access token in the
  * handshake auth payload (read again on every reconnect, so a refreshed token is used).
  */
-import { USER_STATUS_INTERVAL_MS } from "@balcao/shared";
+import { ANOTHER_LOGIN_LOGOUT_DELAY_MS, USER_STATUS_INTERVAL_MS } from "@balcao/shared";
 import { io, type Socket } from "socket.io-client";
 import { refreshAccessToken } from "./client";
 import { sessionStore } from "./session";
@@ -33,9 +33,31 @@ export function connectSocket(): { socket: AppSocket; close: () => void } {
     }
   });
 
+  // The server closes a socket whose token expired or whose session changed (logout elsewhere, password or
+  // profile change, deleted user); socket.io does not reconnect after that by itself. A refresh tells which
+  // case it is. The wait lets the another-login notice (useAnotherLoginGuard) end the session first.
+  let closed = false;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  socket.on("disconnect", (reason) => {
+    if (reason !== "io server disconnect") return;
+    clearTimeout(retry);
+    retry = setTimeout(() => {
+      if (closed || !sessionStore.getToken()) return;
+      refreshAccessToken()
+        .then(() => {
+          if (!closed) socket.connect();
+        })
+        .catch(() => {
+          if (!closed) sessionStore.end("unauthorized");
+        });
+    }, ANOTHER_LOGIN_LOGOUT_DELAY_MS + 200);
+  });
+
   return {
     socket,
     close: () => {
+      closed = true;
+      clearTimeout(retry);
       clearInterval(timer);
       socket.removeAllListeners();
       socket.disconnect();

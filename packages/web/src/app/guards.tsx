@@ -3,14 +3,18 @@ import type { ReactNode } from "react";
 import { Navigate, Outlet, useLocation } from "react-router";
 import { LoadingState } from "../components/LoadingState";
 import { useSession } from "../features/auth/SessionProvider";
+import { BILLING_ONLY_PATHS, useBillingOnly } from "../features/billing/billingOnly";
 import { useCampaignsVisible } from "./layout/useCampaignsVisible";
 
 /** Unauthenticated users go to /login (spec §2). */
 export function PrivateRoute() {
   const { user, loading } = useSession();
   const location = useLocation();
+  const billingOnly = useBillingOnly();
   if (loading) return <LoadingState fullScreen />;
   if (!user) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  // An expired company's admin can only pay (issue 13); every other page would answer 402.
+  if (billingOnly && !BILLING_ONLY_PATHS.includes(location.pathname)) return <Navigate to="/financeiro" replace />;
   return <Outlet />;
 }
 

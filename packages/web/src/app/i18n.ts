@@ -1,5 +1,6 @@
 import i18n from "i18next";
 import { initReactI18next } from "react-i18next";
+import { errorTexts } from "@balcao/shared";
 import en from "../locales/en.json";
 import es from "../locales/es.json";
 import pt from "../locales/pt.json";
@@ -26,10 +27,11 @@ function deepMerge(target: Messages, source: Messages): Messages {
   return target;
 }
 
+/** Server error codes are translated from the closed catalogue in @balcao/shared, never from locale files. */
 function messagesFor(language: Language, base: Messages): Messages {
   let merged: Messages = structuredClone(base);
   for (const [path, module] of Object.entries(featureLocales)) if (path.endsWith(`/${language}.json`)) merged = deepMerge(merged, module.default);
-  return merged;
+  return deepMerge(merged, { backendErrors: errorTexts(language) });
 }
 
 void i18n.use(initReactI18next).init({

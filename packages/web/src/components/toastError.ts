@@ -1,5 +1,6 @@
 import { enqueueSnackbar } from "notistack";
 import i18n from "../app/i18n";
+import { errorCodeOf } from "@balcao/shared";
 import { ApiError } from "../api/client";
 
 /**
@@ -9,7 +10,7 @@ import { ApiError } from "../api/client";
 export function errorText(err: unknown): string {
   const raw = err instanceof ApiError ? err.body.error : err instanceof Error ? err.message : typeof err === "string" ? err : "";
   if (raw) {
-    const key = `backendErrors.${raw}`;
+    const key = `backendErrors.${errorCodeOf(raw) ?? raw}`;
     if (i18n.exists(key)) return i18n.t(key, { ...(err instanceof ApiError ? err.body.meta : undefined) });
     const validationKey = validationKeys[raw];
     if (validationKey) return i18n.t(validationKey);

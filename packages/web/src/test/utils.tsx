@@ -18,7 +18,7 @@ export function makeUser(overrides: Partial<UserDTO> = {}): UserDTO {
     allTicket: "disable",
     online: true,
     queues: [],
-    company: { id: 10, name: "Acme", dueDate: "2099-12-31", status: true, campaignsEnabled: true, planId: 1 },
+    company: { id: 10, name: "Acme", dueDate: "2099-12-31", status: true, campaignsEnabled: true, planId: 1, email: "acme@example.com", trialExpiration: null },
     createdAt: "2025-01-01T00:00:00.000Z",
     ...overrides,
   };

@@ -56,7 +56,7 @@ export async function useDbAuthState(db: Db, lib: BaileysLib, companyId: number,
         const rows = await db
           .select({ keyId: connectionAuthKeys.keyId, value: connectionAuthKeys.value })
           .from(connectionAuthKeys)
-          .where(and(eq(connectionAuthKeys.connectionId, connectionId), eq(connectionAuthKeys.type, type), inArray(connectionAuthKeys.keyId, ids)));
+          .where(and(keysOf(companyId, connectionId), eq(connectionAuthKeys.type, type), inArray(connectionAuthKeys.keyId, ids)));
         for (const r of rows) {
           let value = decode<SignalDataTypeMap[T]>((r.value as { v?: unknown } | null)?.v ?? null);
           if (type === "app-state-sync-key" && value) value = lib.proto.Message.AppStateSyncKeyData.fromObject(value as object) as unknown as SignalDataTypeMap[T];
@@ -80,7 +80,7 @@ export async function useDbAuthState(db: Db, lib: BaileysLib, companyId: number,
           for (const d of deletes)
             await tx
               .delete(connectionAuthKeys)
-              .where(and(eq(connectionAuthKeys.connectionId, connectionId), eq(connectionAuthKeys.type, d.type), inArray(connectionAuthKeys.keyId, d.ids)));
+              .where(and(keysOf(companyId, connectionId), eq(connectionAuthKeys.type, d.type), inArray(connectionAuthKeys.keyId, d.ids)));
           for (let i = 0; i < upserts.length; i += 500)
             await tx
               .insert(connectionAuthKeys)
@@ -92,7 +92,7 @@ export async function useDbAuthState(db: Db, lib: BaileysLib, companyId: number,
         });
       },
       clear: async () => {
-        await db.delete(connectionAuthKeys).where(eq(connectionAuthKeys.connectionId, connectionId));
+        await db.delete(connectionAuthKeys).where(keysOf(companyId, connectionId));
       },
     },
   };
@@ -100,12 +100,16 @@ export async function useDbAuthState(db: Db, lib: BaileysLib, companyId: number,
 }
 
 /** Logged out / re-pair: both row sets go (channels.md §2.2 "new QR = delete both"). */
-export async function wipeAuthState(db: Db, connectionId: number): Promise<void> {
-  await db.delete(connectionAuthKeys).where(eq(connectionAuthKeys.connectionId, connectionId));
-  await db.delete(connectionAuth).where(eq(connectionAuth.connectionId, connectionId));
+export async function wipeAuthState(db: Db, companyId: number, connectionId: number): Promise<void> {
+  await db.delete(connectionAuthKeys).where(keysOf(companyId, connectionId));
+  await db.delete(connectionAuth).where(and(eq(connectionAuth.connectionId, connectionId), eq(connectionAuth.companyId, companyId)));
 }
 
 /** badSession: the Signal sessions are corrupt; drop them (they renegotiate) and keep the pairing. */
-export async function clearSignalSessions(db: Db, connectionId: number): Promise<void> {
-  await db.delete(connectionAuthKeys).where(and(eq(connectionAuthKeys.connectionId, connectionId), eq(connectionAuthKeys.type, "session")));
+export async function clearSignalSessions(db: Db, companyId: number, connectionId: number): Promise<void> {
+  await db.delete(connectionAuthKeys).where(and(keysOf(companyId, connectionId), eq(connectionAuthKeys.type, "session")));
+}
+
+function keysOf(companyId: number, connectionId: number) {
+  return and(eq(connectionAuthKeys.connectionId, connectionId), eq(connectionAuthKeys.companyId, companyId));
 }

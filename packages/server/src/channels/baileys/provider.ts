@@ -241,13 +241,13 @@ export class BaileysSession implements ChannelSession {
         setImmediate(() => void this.open().catch((err) => this.log.error({ err, connectionId: id }, "reopen failed")));
         return;
       case 401: // loggedOut (also device_removed)
-        await wipeAuthState(this.db, id);
+        await wipeAuthState(this.db, this.options.companyId, id);
         return stop("loggedOut");
       case 411: // multideviceMismatch
-        await wipeAuthState(this.db, id);
+        await wipeAuthState(this.db, this.options.companyId, id);
         return stop("multideviceMismatch");
       case 500: // badSession
-        await clearSignalSessions(this.db, id);
+        await clearSignalSessions(this.db, this.options.companyId, id);
         return stop("badSession");
       case 440: // connectionReplaced: never loop against the other owner
         return stop("connectionReplaced");
@@ -622,6 +622,6 @@ export class BaileysSession implements ChannelSession {
       await sock.logout().catch((err) => this.log.warn({ err }, "baileys logout failed"));
       await Promise.resolve(sock.end(undefined)).catch(() => undefined);
     }
-    await wipeAuthState(this.db, this.options.connectionId);
+    await wipeAuthState(this.db, this.options.companyId, this.options.connectionId);
   }
 }

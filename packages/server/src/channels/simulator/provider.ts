@@ -285,9 +285,13 @@ export class SimulatorSession implements ChannelSession {
       const timer = setTimeout(() => {
         this.timers.delete(timer);
         if (this.state !== "connected") return;
-        void this.setAck(message, ack).then(() => {
-          if (ack < 3) step((ack + 1) as 2 | 3);
-        });
+        void this.setAck(message, ack).then(
+          () => {
+            if (ack < 3) step((ack + 1) as 2 | 3);
+          },
+          // The database may be briefly away (restart): a lost ack step must not crash the process.
+          () => undefined,
+        );
       }, delay);
       timer.unref?.();
       this.timers.add(timer);

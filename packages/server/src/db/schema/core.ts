@@ -34,7 +34,7 @@ export const plans = pgTable(
     value: numeric("value", { precision: 10, scale: 2, mode: "number" }).notNull().default(0),
     ...timestamps,
   },
-  (t) => [uniqueIndex("plans_name_uq").on(t.name)],
+  (t) => [uniqueIndex("plans_name_uq").on(sql`lower(${t.name})`)],
 );
 
 export const companies = pgTable(
@@ -59,7 +59,11 @@ export const companies = pgTable(
     addressDistrict: varchar("address_district", { length: 100 }),
     ...timestamps,
   },
-  (t) => [uniqueIndex("companies_name_uq").on(sql`lower(${t.name})`), index("companies_due_date_idx").on(t.dueDate)],
+  (t) => [
+    uniqueIndex("companies_name_uq").on(sql`lower(${t.name})`),
+    index("companies_due_date_idx").on(t.dueDate),
+    index("companies_plan_idx").on(t.planId),
+  ],
 );
 
 export const users = pgTable(
@@ -84,6 +88,8 @@ export const users = pgTable(
     // Login is by email across all companies, so an email names one account.
     uniqueIndex("users_email_uq").on(t.email),
     index("users_company_name_idx").on(t.companyId, t.name, t.id),
+    // Finds the platform (super users') company, whose userCreation setting opens or closes sign-up.
+    index("users_super_idx").on(t.id).where(sql`${t.super}`),
   ],
 );
 

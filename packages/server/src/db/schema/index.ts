@@ -13,4 +13,6 @@ export * from "./campaigns";
 export * from "./announcements";
 export * from "./chats";
 export * from "./invoices";
+export * from "./billing";
 export * from "./media";
+export * from "./outbox";

@@ -18,10 +18,14 @@ export const invoices = pgTable(
     /** Pix charge id; the payment webhook finds the invoice by it before any tenant is known. */
     pixTxid: varchar("pix_txid", { length: 64 }),
     planId: integer("plan_id").references(() => plans.id, { onDelete: "set null" }),
+    /** The recurrence the value was computed for; paying extends the due date by it (not by today's company setting). */
+    recurrence: varchar("recurrence", { length: 12 }).notNull().default("MENSAL"),
     ...timestamps,
   },
   (t) => [
     uniqueIndex("invoices_pix_txid_uq").on(t.pixTxid),
+    // One invoice per company and period: generation is an INSERT … ON CONFLICT DO NOTHING on it.
+    uniqueIndex("invoices_company_due_uq").on(t.companyId, t.dueDate),
     index("invoices_company_due_idx").on(t.companyId, t.dueDate, t.id),
     index("invoices_status_due_idx").on(t.status, t.dueDate),
   ],

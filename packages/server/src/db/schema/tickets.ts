@@ -1,10 +1,13 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   check,
+  date,
   index,
   integer,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -87,17 +90,49 @@ export const attendanceCycles = pgTable(
     ratingAttempts: integer("rating_attempts").notNull().default(0),
     /** The out-of-hours message went out in this cycle (sent at most once per cycle). */
     outOfHoursSentAt: timestamp("out_of_hours_sent_at", { withTimezone: true }),
+    /** The contact's first attendance cycle: a lead on the dashboard. */
+    firstOfContact: boolean("first_of_contact").notNull().default(false),
     ...timestamps,
   },
   (t) => [
     check("attendance_cycles_rating_ck", sql`${t.rating} between 1 and 3`),
-    index("attendance_cycles_company_finished_idx").on(t.companyId, t.finishedAt),
+    // The dashboard's ranges (modules/dashboard/service.ts) read these indexes alone (index-only scans).
+    index("attendance_cycles_company_finished_idx").on(t.companyId, t.finishedAt, t.startedAt, t.userId, t.queueId, t.rating),
+    index("attendance_cycles_company_waiting_idx").on(t.companyId, t.queuedAt).where(sql`${t.startedAt} is null and ${t.finishedAt} is null`),
+    index("attendance_cycles_company_in_progress_idx").on(t.companyId, t.startedAt).where(sql`${t.finishedAt} is null and ${t.startedAt} is not null`),
+    index("attendance_cycles_company_created_idx").on(t.companyId, t.createdAt),
     index("attendance_cycles_company_ticket_idx").on(t.companyId, t.ticketId),
     // The cycle in progress is found-or-created; at most one per ticket.
     uniqueIndex("attendance_cycles_company_ticket_open_uq")
       .on(t.companyId, t.ticketId)
       .where(sql`${t.finishedAt} is null`),
   ],
+);
+
+/**
+ * Per company-local day and attendant (0 = none), the sums of the attendance cycles (migration 0008): kept by
+ * triggers on attendance_cycles in the same transaction, rebuilt when the company's time zone changes. The
+ * dashboard sums these rows for a period instead of scanning its cycles.
+ */
+export const attendanceDaily = pgTable(
+  "attendance_daily",
+  {
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    userId: integer("user_id").notNull().default(0),
+    finished: integer("finished").notNull().default(0),
+    served: integer("served").notNull().default(0),
+    supportMs: bigint("support_ms", { mode: "number" }).notNull().default(0),
+    ratings: integer("ratings").notNull().default(0),
+    ratingSum: integer("rating_sum").notNull().default(0),
+    started: integer("started").notNull().default(0),
+    waited: integer("waited").notNull().default(0),
+    waitMs: bigint("wait_ms", { mode: "number" }).notNull().default(0),
+    leads: integer("leads").notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "attendance_daily_pk", columns: [t.companyId, t.day, t.userId] })],
 );
 
 export const ticketNotes = pgTable(

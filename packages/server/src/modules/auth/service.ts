@@ -1,23 +1,31 @@
 import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
-import { REFRESH_TOKEN_TTL_SECONDS, todayIn, type AuthResponse } from "@balcao/shared";
+import { profileOf, REFRESH_TOKEN_TTL_SECONDS, todayIn, type AuthResponse, type Profile } from "@balcao/shared";
 import type { AppContext } from "../../context";
 import { companies, refreshSessions, users } from "../../db/schema";
 import { AppError } from "../../http/errors";
 import { RateLimiter } from "../../http/rateLimit";
 import { presentUser } from "../users/presenter";
+import type { SessionEndReason } from "./events";
 import { TokenService } from "./tokens";
 
 /** The authenticated caller, loaded fresh on every request so role changes and revocations apply at once. */
 export interface Actor {
   id: number;
   companyId: number;
-  profile: "admin" | "user";
+  profile: Profile;
   super: boolean;
   sid: string;
   name: string;
   email: string;
   /** Queues the user serves; a profile-user sees only tickets of these (spec §6). */
   queueIds: number[];
+  /** When this credential stops being valid (ms since epoch): the access token's or the session's expiry, whichever is first. */
+  expiresAt: number;
+  /**
+   * Set when the company's subscription lapsed and the caller is its admin: the session reaches only the
+   * routes that let it pay (http/auth.ts); every other route answers 402 with this due date.
+   */
+  billingOnly?: { dueDate: string | null };
 }
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
@@ -47,6 +55,24 @@ export class AuthService {
       throw new AppError("ERR_SUBSCRIPTION_EXPIRED", 402, company.dueDate ? { dueDate: company.dueDate } : undefined);
   }
 
+  /**
+   * Who may still use the app: everyone while the subscription stands; once it lapsed (by due date, the
+   * company still active) its admins keep a billing-only session so they can pay (issue 13); everyone else,
+   * and everyone of a deactivated company, gets the 402.
+   */
+  subscriptionAccess(
+    company: Pick<CompanyRow, "dueDate" | "timeZone" | "status">,
+    user: { super: boolean; profile: string },
+  ): { billingOnly?: { dueDate: string | null } } {
+    try {
+      this.assertSubscriptionActive(company, user.super);
+      return {};
+    } catch (err) {
+      if (company.status && user.profile === "admin") return { billingOnly: { dueDate: company.dueDate } };
+      throw err;
+    }
+  }
+
   async login(email: string, password: string, client: { ip: string; userAgent: string }): Promise<LoginResult> {
     const accountKey = `${client.ip}|${email}`;
     this.perAccount.check(accountKey);
@@ -66,7 +92,7 @@ export class AuthService {
     }
     this.perAccount.reset(accountKey);
     const { user, company } = found;
-    this.assertSubscriptionActive(company, user.super);
+    this.subscriptionAccess(company, user);
 
     const refresh = this.ctx.tokens.newRefreshToken();
     const revoked = await db.transaction(async (tx) => {
@@ -120,9 +146,10 @@ export class AuthService {
     const justRotated = TokenService.sameHash(session.previousTokenHash, hash) && Date.now() - session.updatedAt.getTime() < ROTATION_GRACE_MS;
     if (!current && !justRotated) {
       await db.update(refreshSessions).set({ revokedAt: new Date() }).where(eq(refreshSessions.id, sid));
+      this.ctx.events.publish({ type: "auth.sessionsEnded", companyId: user.companyId, userId: user.id, sessionIds: [sid], reason: "tokenReuse" });
       throw new AppError("ERR_SESSION_EXPIRED", 401);
     }
-    this.assertSubscriptionActive(company, user.super);
+    this.subscriptionAccess(company, user);
     const next = this.ctx.tokens.newRefreshToken(sid);
     await db
       .update(refreshSessions)
@@ -138,12 +165,15 @@ export class AuthService {
       .update(refreshSessions)
       .set({ revokedAt: new Date() })
       .where(and(eq(refreshSessions.id, sid), isNull(refreshSessions.revokedAt)))
-      .returning({ userId: refreshSessions.userId });
-    if (ended) await db.update(users).set({ online: false }).where(eq(users.id, ended.userId));
+      .returning({ userId: refreshSessions.userId, companyId: refreshSessions.companyId });
+    if (ended) {
+      await db.update(users).set({ online: false }).where(eq(users.id, ended.userId));
+      this.ctx.events.publish({ type: "auth.sessionsEnded", companyId: ended.companyId, userId: ended.userId, sessionIds: [sid], reason: "logout" });
+    }
   }
 
   /** Verifies a bearer token and its session in one indexed query; see docs/api.md for the statuses. */
-  async authenticate(token: string | undefined): Promise<Actor> {
+  async authenticate(token: string | undefined, options: { allowBillingOnly?: boolean } = {}): Promise<Actor> {
     if (!token) throw new AppError("ERR_SESSION_EXPIRED", 401);
     const claims = await this.ctx.tokens.verifyAccess(token);
     const { db } = this.ctx.database;
@@ -152,32 +182,51 @@ export class AuthService {
         user: users,
         company: companies,
         queueIds: sql<number[]>`coalesce((select array_agg(uq.queue_id order by uq.queue_id) from user_queues uq where uq.user_id = ${users.id}), '{}')`,
+        sessionExpiresAt: refreshSessions.expiresAt,
       })
       .from(refreshSessions)
       .innerJoin(users, eq(users.id, refreshSessions.userId))
       .innerJoin(companies, eq(companies.id, users.companyId))
-      .where(and(eq(refreshSessions.id, claims.sid), eq(refreshSessions.userId, claims.id), isNull(refreshSessions.revokedAt)))
+      .where(
+        and(
+          eq(refreshSessions.id, claims.sid),
+          eq(refreshSessions.userId, claims.id),
+          isNull(refreshSessions.revokedAt),
+          gt(refreshSessions.expiresAt, new Date()),
+        ),
+      )
       .limit(1);
     if (!found) throw new AppError("ERR_SESSION_EXPIRED", 401);
     const { user, company } = found;
-    this.assertSubscriptionActive(company, user.super);
+    const { billingOnly } = this.subscriptionAccess(company, user);
+    // Only callers that confine a billing-only session (http/auth.ts, the socket handshake) may receive one.
+    if (billingOnly && !options.allowBillingOnly)
+      throw new AppError("ERR_SUBSCRIPTION_EXPIRED", 402, billingOnly.dueDate ? { dueDate: billingOnly.dueDate } : undefined);
     return {
       id: user.id,
       companyId: user.companyId,
-      profile: user.profile === "admin" ? "admin" : "user",
+      profile: profileOf(user.profile),
       super: user.super,
       sid: claims.sid,
       name: user.name,
       email: user.email,
       queueIds: (found.queueIds ?? []).map(Number),
+      expiresAt: Math.min(claims.exp * 1000, found.sessionExpiresAt.getTime()),
+      ...(billingOnly && { billingOnly }),
     };
   }
 
-  /** Ends every session of a user (deleted user, password change by an admin). */
-  async revokeAllSessions(userId: number, exceptSid?: string): Promise<void> {
+  /** Ends every session of a user (deleted user, password change); their open sockets are closed too. */
+  async revokeAllSessions(userId: number, reason: SessionEndReason, exceptSid?: string): Promise<void> {
     const { db } = this.ctx.database;
     const conditions = [eq(refreshSessions.userId, userId), isNull(refreshSessions.revokedAt)];
     if (exceptSid) conditions.push(ne(refreshSessions.id, exceptSid));
-    await db.update(refreshSessions).set({ revokedAt: sql`now()` }).where(and(...conditions));
+    const ended = await db
+      .update(refreshSessions)
+      .set({ revokedAt: sql`now()` })
+      .where(and(...conditions))
+      .returning({ id: refreshSessions.id, companyId: refreshSessions.companyId });
+    if (ended.length > 0)
+      this.ctx.events.publish({ type: "auth.sessionsEnded", companyId: ended[0]!.companyId, userId, sessionIds: ended.map((s) => s.id), reason });
   }
 }

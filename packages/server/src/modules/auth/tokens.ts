@@ -27,14 +27,22 @@ export class TokenService {
       .sign(this.accessKey);
   }
 
-  /** 403 ERR_TOKEN_EXPIRED when only the expiry failed (the client refreshes); 401 for anything else. */
-  async verifyAccess(token: string): Promise<AccessClaims> {
+  /**
+   * 403 ERR_TOKEN_EXPIRED when only the expiry failed (the client refreshes); 401 for anything else,
+   * including a token without `exp` (it would never expire) — `exp` is returned in seconds.
+   */
+  async verifyAccess(token: string): Promise<AccessClaims & { exp: number }> {
     try {
-      const { payload } = await jwtVerify(token, this.accessKey, { algorithms: ["HS256"], issuer: ISSUER, audience: AUDIENCE });
+      const { payload } = await jwtVerify(token, this.accessKey, {
+        algorithms: ["HS256"],
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        requiredClaims: ["exp", "iat", "sub"],
+      });
       const { id, companyId, profile, sid } = payload as Record<string, unknown>;
       if (typeof id !== "number" || typeof companyId !== "number" || typeof sid !== "string" || typeof profile !== "string")
         throw new AppError("ERR_SESSION_EXPIRED", 401);
-      return { id, companyId, profile, sid, super: payload.super === true };
+      return { id, companyId, profile, sid, super: payload.super === true, exp: payload.exp! };
     } catch (err) {
       if (err instanceof joseErrors.JWTExpired) throw new AppError("ERR_TOKEN_EXPIRED", 403);
       throw new AppError("ERR_SESSION_EXPIRED", 401);

@@ -1,5 +1,5 @@
 import type { ConnectionDTO } from "@balcao/shared";
-import { rooms, type EventDelivery } from "../../realtime/rooms";
+import { rooms, type EventDelivery, type SocketEmit } from "../../realtime/rooms";
 import { redactConnection } from "./presenter";
 
 declare module "../../events/bus" {
@@ -16,23 +16,21 @@ declare module "../../events/bus" {
  * `whatsapp` goes to the whole company (admins get the full DTO, other profiles the redacted one:
  * no QR, no token); `whatsappSession` carries QR codes, so it goes to admins only.
  */
-export const deliverConnectionEvents: EventDelivery = (io, event) => {
+export const deliverConnectionEvents: EventDelivery = (event) => {
+  const emits: SocketEmit[] = [];
   switch (event.type) {
     case "connections.updated":
-      io.to(rooms.admins(event.companyId)).emit("whatsapp", { action: "update", whatsapp: event.connection });
-      io.to(rooms.company(event.companyId))
-        .except(rooms.admins(event.companyId))
-        .emit("whatsapp", { action: "update", whatsapp: redactConnection(event.connection) });
-      return;
+      emits.push({ event: "whatsapp", rooms: rooms.admins(event.companyId), payload: { action: "update", whatsapp: event.connection } });
+      emits.push({ event: "whatsapp", rooms: rooms.company(event.companyId), except: rooms.admins(event.companyId), payload: { action: "update", whatsapp: redactConnection(event.connection) } });
+      return emits;
     case "connections.deleted":
-      io.to(rooms.company(event.companyId)).emit("whatsapp", { action: "delete", whatsappId: event.connectionId });
-      return;
+      emits.push({ event: "whatsapp", rooms: rooms.company(event.companyId), payload: { action: "delete", whatsappId: event.connectionId } });
+      return emits;
     case "connections.session":
-      io.to(rooms.admins(event.companyId)).emit("whatsappSession", { action: "update", session: event.connection });
+      emits.push({ event: "whatsappSession", rooms: rooms.admins(event.companyId), payload: { action: "update", session: event.connection } });
       // Other profiles keep their connection lists' statuses fresh without ever seeing a QR.
-      io.to(rooms.company(event.companyId))
-        .except(rooms.admins(event.companyId))
-        .emit("whatsapp", { action: "update", whatsapp: redactConnection(event.connection) });
-      return;
+      emits.push({ event: "whatsapp", rooms: rooms.company(event.companyId), except: rooms.admins(event.companyId), payload: { action: "update", whatsapp: redactConnection(event.connection) } });
+      return emits;
   }
+  return emits;
 };

@@ -1,7 +1,8 @@
-import { asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { ConnectionDTO, ConnectionStatus, QueueRefDTO } from "@balcao/shared";
 import type { DbOrTx } from "../../db/client";
 import { connectionQueues, connections, queues } from "../../db/schema";
+import { forCompany } from "../../db/tenant";
 
 type ConnectionRow = typeof connections.$inferSelect;
 
@@ -20,7 +21,7 @@ export async function presentConnections(db: DbOrTx, rows: ConnectionRow[], opti
     .select({ connectionId: connectionQueues.connectionId, id: queues.id, name: queues.name, color: queues.color })
     .from(connectionQueues)
     .innerJoin(queues, eq(queues.id, connectionQueues.queueId))
-    .where(inArray(connectionQueues.connectionId, rows.map((r) => r.id)))
+    .where(and(forCompany(connectionQueues, rows[0]!.companyId), inArray(connectionQueues.connectionId, rows.map((r) => r.id))))
     .orderBy(asc(queues.name));
   const byConnection = new Map<number, QueueRefDTO[]>();
   for (const q of queueRows) {

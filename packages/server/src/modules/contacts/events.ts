@@ -1,5 +1,5 @@
 import type { ContactDTO } from "@balcao/shared";
-import { rooms, type EventDelivery } from "../../realtime/rooms";
+import { rooms, type EventDelivery, type SocketEmit } from "../../realtime/rooms";
 
 declare module "../../events/bus" {
   interface DomainEvents {
@@ -10,14 +10,16 @@ declare module "../../events/bus" {
 }
 
 /** `contact` to the company room: {action:"create"|"update", contact} or {action:"delete", contactId}. */
-export const deliverContactEvents: EventDelivery = (io, event) => {
+export const deliverContactEvents: EventDelivery = (event) => {
+  const emits: SocketEmit[] = [];
   switch (event.type) {
     case "contacts.created":
     case "contacts.updated":
-      io.to(rooms.company(event.companyId)).emit("contact", { action: event.type === "contacts.created" ? "create" : "update", contact: event.contact });
-      return;
+      emits.push({ event: "contact", rooms: rooms.company(event.companyId), payload: { action: event.type === "contacts.created" ? "create" : "update", contact: event.contact } });
+      return emits;
     case "contacts.deleted":
-      io.to(rooms.company(event.companyId)).emit("contact", { action: "delete", contactId: event.contactId });
-      return;
+      emits.push({ event: "contact", rooms: rooms.company(event.companyId), payload: { action: "delete", contactId: event.contactId } });
+      return emits;
   }
+  return emits;
 };

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, open, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../../context";
@@ -10,8 +10,11 @@ import { sniffMimeType } from "./sniff";
 
 export type MediaRecord = typeof mediaFiles.$inferSelect;
 
-/** URL under which the app serves a stored file (authorised, company-checked). */
-export const mediaUrl = (id: string) => `/api/media/${id}`;
+/**
+ * URL under which the app serves a stored file (authorised, company-checked). A message's file names its
+ * ticket, so an attendant gets it only while allowed to open that ticket (issue 11).
+ */
+export const mediaUrl = (id: string, ticketId?: number) => (ticketId ? `/api/media/${id}?ticket=${ticketId}` : `/api/media/${id}`);
 
 /** A safe display name: no path parts, no control characters. */
 export function cleanFileName(name: string | undefined, fallback: string): string {
@@ -19,6 +22,15 @@ export function cleanFileName(name: string | undefined, fallback: string): strin
   // eslint-disable-next-line no-control-regex
   const clean = base.replace(/[\u0000-\u001f\u007f"]/g, "").trim().slice(0, 200);
   return clean || fallback;
+}
+
+/**
+ * The stored type: sniffed from the first bytes. Opus voice notes and some documents are not told apart by
+ * magic bytes alone, so the declared subtype is kept only when it agrees with the sniffed family.
+ */
+function typeOf(head: Buffer, declaredType?: string): string {
+  const sniffed = sniffMimeType(head);
+  return declaredType && declaredType.split("/")[0] === sniffed.split("/")[0] && sniffed !== "application/octet-stream" ? declaredType.slice(0, 100) : sniffed;
 }
 
 /**
@@ -35,15 +47,35 @@ export class MediaStore {
   async save(db: DbOrTx, companyId: number, data: Buffer, originalName?: string, declaredType?: string): Promise<MediaRecord> {
     const id = randomUUID();
     const storageKey = path.posix.join(String(companyId), id);
-    const sniffed = sniffMimeType(data);
-    // Opus voice notes and some documents are not told apart by magic bytes alone; keep the declared
-    // subtype only when it agrees with the sniffed family.
-    const mimeType = declaredType && declaredType.split("/")[0] === sniffed.split("/")[0] && sniffed !== "application/octet-stream" ? declaredType.slice(0, 100) : sniffed;
     await mkdir(path.join(this.root(), String(companyId)), { recursive: true });
     await writeFile(path.join(this.root(), storageKey), data, { mode: 0o600 });
+    return this.record(db, companyId, id, storageKey, typeOf(data, declaredType), data.length, originalName);
+  }
+
+  /**
+   * Stores an upload already streamed to a temporary file (http/uploads.ts) by moving it into place: the
+   * bytes never pass through memory, only the first ones are read to sniff the type. `tempPath` must be on
+   * the same file system (it is: DATA_DIR/tmp).
+   */
+  async saveFile(db: DbOrTx, companyId: number, tempPath: string, size: number, originalName?: string, declaredType?: string): Promise<MediaRecord> {
+    const id = randomUUID();
+    const storageKey = path.posix.join(String(companyId), id);
+    const handle = await open(tempPath, "r");
+    const head = Buffer.alloc(Math.min(size, 512));
+    try {
+      await handle.read(head, 0, head.length, 0);
+    } finally {
+      await handle.close();
+    }
+    await mkdir(path.join(this.root(), String(companyId)), { recursive: true });
+    await rename(tempPath, path.join(this.root(), storageKey));
+    return this.record(db, companyId, id, storageKey, typeOf(head, declaredType), size, originalName);
+  }
+
+  private async record(db: DbOrTx, companyId: number, id: string, storageKey: string, mimeType: string, size: number, originalName?: string): Promise<MediaRecord> {
     const [row] = await db
       .insert(mediaFiles)
-      .values({ id, companyId, storageKey, originalName: cleanFileName(originalName, id), mimeType, size: data.length })
+      .values({ id, companyId, storageKey, originalName: cleanFileName(originalName, id), mimeType, size })
       .returning();
     return row!;
   }

@@ -1,5 +1,5 @@
 import type { AppMessageEvent, MessageDTO, TicketDTO } from "@balcao/shared";
-import type { EventDelivery } from "../../realtime/rooms";
+import type { EventDelivery, SocketEmit } from "../../realtime/rooms";
 import { ticketRooms } from "../tickets/events";
 import type { TicketScope } from "../tickets/policy";
 
@@ -14,18 +14,20 @@ declare module "../../events/bus" {
 
 const scopeOfTicket = (t: TicketDTO): TicketScope => ({ userId: t.userId, queueId: t.queueId, status: t.status });
 
-export const deliverMessageEvents: EventDelivery = (io, event) => {
+export const deliverMessageEvents: EventDelivery = (event) => {
+  const emits: SocketEmit[] = [];
   switch (event.type) {
     case "messages.created":
-      io.to(ticketRooms(event.companyId, scopeOfTicket(event.ticket))).emit("appMessage", {
+      emits.push({ event: "appMessage", rooms: ticketRooms(event.companyId, scopeOfTicket(event.ticket)), payload: {
         action: "create",
         message: event.message,
         ticket: event.ticket,
         contact: event.ticket.contact,
-      } satisfies AppMessageEvent);
-      return;
+      } satisfies AppMessageEvent });
+      return emits;
     case "messages.updated":
-      io.to(ticketRooms(event.companyId, event.scope)).emit("appMessage", { action: "update", message: event.message } satisfies AppMessageEvent);
-      return;
+      emits.push({ event: "appMessage", rooms: ticketRooms(event.companyId, event.scope), payload: { action: "update", message: event.message } satisfies AppMessageEvent });
+      return emits;
   }
+  return emits;
 };

@@ -206,7 +206,7 @@ export class InboundPipeline {
       { type: "messages.created", companyId: source.companyId, message: message!, ticket },
     );
     if (stored.claim) {
-      await stored.claim.afterCommit?.().catch((err) => console.error("inbound interceptor failed", err));
+      await stored.claim.afterCommit?.().catch((err) => this.ctx.log.error({ err }, "inbound interceptor failed"));
       return stored.messageId;
     }
     if (!msg.fromMe)

@@ -2,7 +2,6 @@ import type { App } from "../../app";
 import type { AppContext } from "../../context";
 import { InboundPipeline } from "./inbound";
 import { registerMessageRoutes } from "./routes";
-import { MessagesService } from "./service";
 
 interface EventSource {
   onEvent(listener: (source: { companyId: number; connectionId: number }, event: import("../../channels/types").ChannelEvent) => Promise<void>): () => void;
@@ -10,8 +9,11 @@ interface EventSource {
 
 /** Routes plus the inbound pipeline, subscribed to the channel manager when the app has one. */
 export function registerMessages(app: App): void {
-  const service = new MessagesService(app.ctx);
+  const service = app.ctx.services.messages;
   registerMessageRoutes(app, service);
+  // Serve sends that other processes relay for the connections this process runs.
+  const stopRelay = service.relay.listen((companyId, messageId, voice) => service.deliverHere(companyId, messageId, voice));
+  app.addHook("onClose", async () => stopRelay());
   const pipeline = new InboundPipeline(app.ctx, service);
   const channels = (app.ctx as unknown as { channels?: EventSource }).channels;
   if (channels) {

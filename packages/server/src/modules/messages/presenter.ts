@@ -32,7 +32,7 @@ export function presentMessage(r: Row): MessageDTO {
     body: m.isDeleted && !m.fromMe ? "" : m.body,
     fromMe: m.fromMe,
     mediaType: m.mediaType,
-    mediaUrl: m.mediaPath ? mediaUrl(m.mediaPath) : null,
+    mediaUrl: m.mediaPath ? mediaUrl(m.mediaPath, m.ticketId) : null,
     mediaName: m.mediaName,
     mimeType: m.mimeType,
     quotedMsg: r.quoted?.id ? { ...r.quoted, body: r.quoted.isDeleted && !r.quoted.fromMe ? "" : r.quoted.body } : null,

@@ -8,15 +8,18 @@ import { ChannelError, type OutboundContent } from "../../channels/types";
 import type { Actor } from "../auth/service";
 import { MediaStore } from "../media/service";
 import { mediaKindOf } from "../media/sniff";
-import { ACCESS_DENIED } from "../tickets/service";
 import { canSeeTicket, ticketPolicy, type TicketScope } from "../tickets/policy";
 import { presentTicketById } from "../tickets/presenter";
 import { addressOfContact, sessionFor } from "./gateway";
+import { SendRelay } from "./sendRelay";
 import { previewOf } from "./labels";
 import { presentMessage, presentMessagesById, selectMessages } from "./presenter";
 
+/** A file to send: in memory (`data`), or streamed to a temporary file (`path`, http/uploads.ts) that is moved into the media store. */
 export interface OutgoingFile {
-  data: Buffer;
+  data?: Buffer;
+  path?: string;
+  size?: number;
   fileName: string;
   mimeType?: string;
 }
@@ -35,8 +38,11 @@ const scopeOf = (t: TicketRecord): TicketScope => ({ userId: t.userId, queueId: 
 
 export class MessagesService {
   private readonly media: MediaStore;
+  /** Sends whose connection another process runs go through it (sendRelay.ts). */
+  readonly relay: SendRelay;
 
   constructor(private readonly ctx: AppContext) {
+    this.relay = new SendRelay(ctx);
     this.media = new MediaStore(ctx);
   }
 
@@ -51,7 +57,7 @@ export class MessagesService {
       .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, actor.companyId)))
       .limit(1);
     if (!t) throw notFound("ERR_NO_TICKET_FOUND");
-    if (!canSeeTicket(actor, t)) throw new AppError(ACCESS_DENIED, 403);
+    if (!canSeeTicket(actor, t)) throw new AppError("ERR_ACCESS_DENIED", 403);
     return t;
   }
 
@@ -120,7 +126,10 @@ export class MessagesService {
           let mimeType: string | null = null;
           let mediaName: string | null = null;
           if (part.file) {
-            const stored = await this.media.save(tx, actor.companyId, part.file.data, part.file.fileName, part.file.mimeType);
+            const { file } = part;
+            const stored = file.path
+              ? await this.media.saveFile(tx, actor.companyId, file.path, file.size ?? 0, file.fileName, file.mimeType)
+              : await this.media.save(tx, actor.companyId, file.data ?? Buffer.alloc(0), file.fileName, file.mimeType);
             mediaId = stored.id;
             mimeType = stored.mimeType;
             mediaName = stored.originalName;
@@ -189,9 +198,34 @@ export class MessagesService {
 
   /** Sends one stored message through the ticket's connection and records the outcome. */
   private async deliver(companyId: number, messageId: number, voice: boolean): Promise<MessageDTO> {
+    return (await this.deliverStored(companyId, messageId, voice)).message;
+  }
+
+  /**
+   * Hands a message already stored as pending (by this service or another domain, e.g. a scheduled message)
+   * to its connection, records the outcome and tells the ticket's sockets; `failure` says why it failed.
+   */
+  async deliverStored(companyId: number, messageId: number, voice = false): Promise<{ message: MessageDTO; failure: ChannelError["code"] | null }> {
+    const [stored] = await this.db
+      .select({ connectionId: messages.connectionId })
+      .from(messages)
+      .where(and(eq(messages.id, messageId), eq(messages.companyId, companyId)));
+    const connectionId = stored?.connectionId ?? null;
+    if (connectionId !== null && (await this.relay.ownedElsewhere(connectionId))) {
+      const outcome = await this.relay.request({ companyId, messageId, connectionId, voice });
+      const [dto] = await presentMessagesById(this.db, [messageId]);
+      const failure = outcome === "timeout" ? "NOT_CONNECTED" : dto!.status === "failed" ? "SEND_FAILED" : null;
+      return { message: dto!, failure };
+    }
+    return this.deliverHere(companyId, messageId, voice);
+  }
+
+  /** Delivers through this process's own session of the connection (or fails NOT_CONNECTED). */
+  async deliverHere(companyId: number, messageId: number, voice = false): Promise<{ message: MessageDTO; failure: ChannelError["code"] | null }> {
     const [row] = await this.db.select().from(messages).where(and(eq(messages.id, messageId), eq(messages.companyId, companyId)));
     const m = row!;
     let outcome: { providerMessageId: string | null; status: "sent" | "failed" };
+    let failure: ChannelError["code"] | null = null;
     try {
       const session = sessionFor(this.ctx, companyId, m.connectionId);
       const to = await addressOfContact(this.db, companyId, m.contactId!);
@@ -212,8 +246,9 @@ export class MessagesService {
       const result = await session.send({ to, content, quotedProviderMessageId });
       outcome = { providerMessageId: result.providerMessageId, status: "sent" };
     } catch (err) {
-      if (!(err instanceof ChannelError)) console.error("send failed", err);
+      if (!(err instanceof ChannelError)) this.ctx.log.error({ err }, "send failed");
       outcome = { providerMessageId: null, status: "failed" };
+      failure = err instanceof ChannelError ? err.code : "SEND_FAILED";
     }
     await this.db
       .update(messages)
@@ -224,11 +259,11 @@ export class MessagesService {
         ack: outcome.status === "sent" ? sql`greatest(${messages.ack}, 1)` : messages.ack,
         updatedAt: new Date(),
       })
-      .where(eq(messages.id, m.id));
+      .where(and(eq(messages.companyId, companyId), eq(messages.id, m.id)));
     const [dto] = await presentMessagesById(this.db, [m.id]);
-    const [t] = await this.db.select().from(tickets).where(eq(tickets.id, m.ticketId));
+    const [t] = await this.db.select().from(tickets).where(and(eq(tickets.companyId, companyId), eq(tickets.id, m.ticketId)));
     if (t) this.ctx.events.publish({ type: "messages.updated", companyId, message: dto!, scope: scopeOf(t) });
-    return dto!;
+    return { message: dto!, failure };
   }
 
   /** Sends a failed message again. */
@@ -265,9 +300,9 @@ export class MessagesService {
         throw new AppError("ERR_DELETE_WAPP_MSG", 400);
       }
     }
-    await this.db.update(messages).set({ isDeleted: true, updatedAt: new Date() }).where(eq(messages.id, m.id));
+    await this.db.update(messages).set({ isDeleted: true, updatedAt: new Date() }).where(and(eq(messages.companyId, actor.companyId), eq(messages.id, m.id)));
     const [dto] = await presentMessagesById(this.db, [m.id]);
-    const [t] = await this.db.select().from(tickets).where(eq(tickets.id, m.ticketId));
+    const [t] = await this.db.select().from(tickets).where(and(eq(tickets.companyId, actor.companyId), eq(tickets.id, m.ticketId)));
     this.ctx.events.publish({ type: "messages.updated", companyId: actor.companyId, message: dto!, scope: scopeOf(t!) });
     return dto!;
   }

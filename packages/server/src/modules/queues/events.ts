@@ -1,5 +1,5 @@
 import type { QueueDTO, QueueEvent } from "@balcao/shared";
-import { rooms, type EventDelivery } from "../../realtime/rooms";
+import { rooms, type EventDelivery, type SocketEmit } from "../../realtime/rooms";
 
 declare module "../../events/bus" {
   interface DomainEvents {
@@ -10,17 +10,19 @@ declare module "../../events/bus" {
 }
 
 /** `queue` to the company room: {action:"create"|"update", queue} or {action:"delete", queueId}. */
-export const deliverQueueEvents: EventDelivery = (io, event) => {
+export const deliverQueueEvents: EventDelivery = (event) => {
+  const emits: SocketEmit[] = [];
   switch (event.type) {
     case "queues.created":
     case "queues.updated":
-      io.to(rooms.company(event.companyId)).emit("queue", {
+      emits.push({ event: "queue", rooms: rooms.company(event.companyId), payload: {
         action: event.type === "queues.created" ? "create" : "update",
         queue: event.queue,
-      } satisfies QueueEvent);
-      return;
+      } satisfies QueueEvent });
+      return emits;
     case "queues.deleted":
-      io.to(rooms.company(event.companyId)).emit("queue", { action: "delete", queueId: event.queueId } satisfies QueueEvent);
-      return;
+      emits.push({ event: "queue", rooms: rooms.company(event.companyId), payload: { action: "delete", queueId: event.queueId } satisfies QueueEvent });
+      return emits;
   }
+  return emits;
 };

@@ -1,5 +1,5 @@
 import type { QuickMessageDTO } from "@balcao/shared";
-import { rooms, type EventDelivery } from "../../realtime/rooms";
+import { rooms, type EventDelivery, type SocketEmit } from "../../realtime/rooms";
 
 declare module "../../events/bus" {
   interface DomainEvents {
@@ -10,14 +10,16 @@ declare module "../../events/bus" {
 }
 
 /** `quickmessage` to the company room: {action:"create"|"update", record} or {action:"delete", id}. */
-export const deliverQuickMessageEvents: EventDelivery = (io, event) => {
+export const deliverQuickMessageEvents: EventDelivery = (event) => {
+  const emits: SocketEmit[] = [];
   switch (event.type) {
     case "quickMessages.created":
     case "quickMessages.updated":
-      io.to(rooms.company(event.companyId)).emit("quickmessage", { action: event.type === "quickMessages.created" ? "create" : "update", record: event.record });
-      return;
+      emits.push({ event: "quickmessage", rooms: rooms.company(event.companyId), payload: { action: event.type === "quickMessages.created" ? "create" : "update", record: event.record } });
+      return emits;
     case "quickMessages.deleted":
-      io.to(rooms.company(event.companyId)).emit("quickmessage", { action: "delete", id: event.id });
-      return;
+      emits.push({ event: "quickmessage", rooms: rooms.company(event.companyId), payload: { action: "delete", id: event.id } });
+      return emits;
   }
+  return emits;
 };

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { quickMessages } from "../../db/schema";
-import { buildCompany, buildTenant, buildUser, collectEvents, connectSocket, login, nextEvent, type Session } from "../../test/factories";
+import { buildCompany, buildTenant, buildUser, collectEvents, connectSocket, login, nextEventWhere, type Session } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/testApp";
 
 let t: TestApp;
@@ -168,17 +168,19 @@ describe("quick message events", () => {
     const socketA = await connectSocket(t.app, a.adminSession.token);
     const socketB = await connectSocket(t.app, b.adminSession.token);
     const leaked = collectEvents(socketB, "quickmessage");
-    const created = nextEvent<{ action: string; record: { id: number } }>(socketA, "quickmessage");
     const payload = body();
+    // Other tests' events may still be on their way through the outbox: wait for this record's.
+    const created = nextEventWhere<{ action: string; record: { id: number; shortcode: string } }>(socketA, "quickmessage", (e) => e.record?.shortcode === payload.shortcode);
     const res = await call(a.userSession, "POST", "/quick-messages", payload);
     expect(await created).toMatchObject({ action: "create", record: { shortcode: payload.shortcode, companyId: a.company.id } });
     const id = res.json().id;
-    const updated = nextEvent(socketA, "quickmessage");
+    const updated = nextEventWhere<{ action: string; record?: { id: number } }>(socketA, "quickmessage", (e) => e.action === "update" && e.record?.id === id);
     await call(a.userSession, "PUT", `/quick-messages/${id}`, { message: "Atualizada" });
     expect(await updated).toMatchObject({ action: "update", record: { id, message: "Atualizada" } });
-    const deleted = nextEvent(socketA, "quickmessage");
+    const deleted = nextEventWhere<{ action: string; id?: number }>(socketA, "quickmessage", (e) => e.action === "delete" && e.id === id);
     await call(a.userSession, "DELETE", `/quick-messages/${id}`);
     expect(await deleted).toEqual({ action: "delete", id });
+    await t.ctx.events.drain();
     await new Promise((r) => setTimeout(r, 100));
     expect(leaked).toEqual([]);
     socketA.close();

@@ -1,5 +1,5 @@
 import type { SettingDTO } from "@balcao/shared";
-import { rooms, type EventDelivery } from "../../realtime/rooms";
+import { rooms, type EventDelivery, type SocketEmit } from "../../realtime/rooms";
 
 declare module "../../events/bus" {
   interface DomainEvents {
@@ -7,6 +7,8 @@ declare module "../../events/bus" {
   }
 }
 
-export const deliverSettingEvents: EventDelivery = (io, event) => {
-  if (event.type === "settings.updated") io.to(rooms.company(event.companyId)).emit("settings", { action: "update", setting: event.setting });
+export const deliverSettingEvents: EventDelivery = (event) => {
+  const emits: SocketEmit[] = [];
+  if (event.type === "settings.updated") emits.push({ event: "settings", rooms: rooms.company(event.companyId), payload: { action: "update", setting: event.setting } });
+  return emits;
 };

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTenant, type Session } from "../../test/factories";
+import { eq } from "drizzle-orm";
+import { companies } from "../../db/schema";
+import { buildTenant, buildUser, login, type Session } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/testApp";
 
 let t: TestApp;
@@ -25,7 +27,6 @@ describe("settings options (spec §9)", () => {
     ["CheckMsgIsGroup", ["enabled", "disabled"]],
     ["sendGreetingAccepted", ["enabled", "disabled"]],
     ["sendMsgTransfTicket", ["enabled", "disabled"]],
-    ["userCreation", ["enabled", "disabled"]],
     ["scheduleType", ["disabled", "queue", "company"]],
     ["chatBotType", ["text"]],
     ["campaignsEnabled", ["true", "false"]],
@@ -41,6 +42,26 @@ describe("settings options (spec §9)", () => {
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ error: "ERR_INVALID_SETTING_VALUE", meta: { key } });
     }
+  });
+
+  it("userCreation (the platform's sign-up switch) is the super user's, not a company admin's", async () => {
+    const denied = await call(a.adminSession, "PUT", "/settings/userCreation", { value: "disabled" });
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json()).toEqual({ error: "ERR_NO_PERMISSION" });
+    const superUser = await buildUser(t.ctx, a.company.id, { profile: "admin", super: true });
+    const superSession = await login(t.app, superUser.email);
+    const res = await call(superSession, "PUT", "/settings/userCreation", { value: "disabled" });
+    expect(res.statusCode).toBe(200);
+    expect(await valueOf(a.userSession, "userCreation")).toBe("disabled");
+  });
+
+  it("campaignsEnabled saved by an admin moves the company's own flag too", async () => {
+    await call(a.adminSession, "PUT", "/settings/campaignsEnabled", { value: "false" });
+    const [row] = await t.ctx.database.db.select({ on: companies.campaignsEnabled }).from(companies).where(eq(companies.id, a.company.id));
+    expect(row!.on).toBe(false);
+    await call(a.adminSession, "PUT", "/settings/campaignsEnabled", { value: "true" });
+    const [again] = await t.ctx.database.db.select({ on: companies.campaignsEnabled }).from(companies).where(eq(companies.id, a.company.id));
+    expect(again!.on).toBe(true);
   });
 
   it("unknown keys (allTicket belongs to users) are 404; a missing body is 400", async () => {

@@ -1,5 +1,5 @@
 import type { TagDTO } from "@balcao/shared";
-import { rooms, type EventDelivery } from "../../realtime/rooms";
+import { rooms, type EventDelivery, type SocketEmit } from "../../realtime/rooms";
 
 declare module "../../events/bus" {
   interface DomainEvents {
@@ -15,14 +15,16 @@ declare module "../../events/bus" {
 }
 
 /** `tag` to the company room: {action:"create"|"update", tag} or {action:"delete", tagId}. */
-export const deliverTagEvents: EventDelivery = (io, event) => {
+export const deliverTagEvents: EventDelivery = (event) => {
+  const emits: SocketEmit[] = [];
   switch (event.type) {
     case "tags.created":
     case "tags.updated":
-      io.to(rooms.company(event.companyId)).emit("tag", { action: event.type === "tags.created" ? "create" : "update", tag: event.tag });
-      return;
+      emits.push({ event: "tag", rooms: rooms.company(event.companyId), payload: { action: event.type === "tags.created" ? "create" : "update", tag: event.tag } });
+      return emits;
     case "tags.deleted":
-      io.to(rooms.company(event.companyId)).emit("tag", { action: "delete", tagId: event.tagId });
-      return;
+      emits.push({ event: "tag", rooms: rooms.company(event.companyId), payload: { action: "delete", tagId: event.tagId } });
+      return emits;
   }
+  return emits;
 };

@@ -15,7 +15,7 @@ beforeAll(async () => {
   t = await createTestApp();
   a = await buildTenant(t.app);
   b = await buildTenant(t.app);
-  t.ctx.events.subscribe((e) => {
+  t.ctx.events.subscribe("test.published", (e) => {
     published.push(e);
   });
 });
@@ -165,10 +165,10 @@ describe("tagging tickets", () => {
     const cleared = await call(a.userSession, "DELETE", `/ticket-tags/${ticket.id}`);
     expect(cleared.json()).toEqual({ ticketId: ticket.id, tags: [] });
     expect(await tagIdsOf(ticket.id)).toEqual([]);
-    await new Promise((r) => setTimeout(r, 50));
+    await t.ctx.events.drain();
     const changes = published.filter((e) => e.type === "tickets.tagsChanged");
     expect(changes).toHaveLength(5);
-    expect(changes[0]).toEqual({ type: "tickets.tagsChanged", companyId: a.company.id, ticketId: ticket.id });
+    expect(changes[0]).toEqual({ type: "tickets.tagsChanged", companyId: a.company.id, ticketId: ticket.id, eventId: expect.any(String) });
   });
 
   it("sync with an empty list removes every tag; unknown tag ids are refused and change nothing", async () => {
@@ -191,11 +191,11 @@ describe("tagging tickets", () => {
     published.length = 0;
     expect((await call(a.adminSession, "DELETE", `/tags/${tag.id}`)).statusCode).toBe(204);
     expect(await tagIdsOf(ticket.id)).toEqual([]);
-    await new Promise((r) => setTimeout(r, 50));
+    await t.ctx.events.drain();
     expect(published).toEqual(
       expect.arrayContaining([
-        { type: "tags.deleted", companyId: a.company.id, tagId: tag.id },
-        { type: "tickets.tagsChanged", companyId: a.company.id, ticketId: ticket.id },
+        { type: "tags.deleted", companyId: a.company.id, tagId: tag.id, eventId: expect.any(String) },
+        { type: "tickets.tagsChanged", companyId: a.company.id, ticketId: ticket.id, eventId: expect.any(String) },
       ]),
     );
   });

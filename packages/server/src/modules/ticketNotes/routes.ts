@@ -6,7 +6,6 @@ import { actorOf } from "../../http/auth";
 import { AppError, forbidden, notFound } from "../../http/errors";
 import type { Actor } from "../auth/service";
 import { canSeeTicket } from "../tickets/policy";
-import { ACCESS_DENIED } from "../tickets/service";
 
 /**
  * Notes on a contact, written from a ticket (spec §2 contact drawer). Whoever can open the ticket reads
@@ -19,7 +18,7 @@ export function registerTicketNoteRoutes(app: App): void {
   const visibleTicket = async (actor: Actor, ticketId: number) => {
     const [t] = await db.select().from(tickets).where(and(eq(tickets.id, ticketId), eq(tickets.companyId, actor.companyId))).limit(1);
     if (!t) throw notFound("ERR_NO_TICKET_FOUND");
-    if (!canSeeTicket(actor, t)) throw new AppError(ACCESS_DENIED, 403);
+    if (!canSeeTicket(actor, t)) throw new AppError("ERR_ACCESS_DENIED", 403);
     return t;
   };
 

@@ -1,5 +1,5 @@
 import type { TicketDTO, TicketEvent } from "@balcao/shared";
-import { rooms, type EventDelivery } from "../../realtime/rooms";
+import { rooms, type EventDelivery, type SocketEmit } from "../../realtime/rooms";
 import type { TicketScope } from "./policy";
 
 declare module "../../events/bus" {
@@ -22,25 +22,27 @@ export function ticketRooms(companyId: number, scope: TicketScope): string[] {
   return list;
 }
 
-export const deliverTicketEvents: EventDelivery = (io, event) => {
+export const deliverTicketEvents: EventDelivery = (event) => {
+  const emits: SocketEmit[] = [];
   switch (event.type) {
     case "tickets.updated": {
       const t = event.ticket;
       const now = ticketRooms(event.companyId, { userId: t.userId, queueId: t.queueId, status: t.status });
-      io.to(now).emit("ticket", { action: "update", ticket: t } satisfies TicketEvent);
+      emits.push({ event: "ticket", rooms: now, payload: { action: "update", ticket: t } satisfies TicketEvent });
       if (event.previous) {
         const before = ticketRooms(event.companyId, event.previous);
-        io.to(before).except(now).emit("ticket", { action: "delete", ticketId: t.id } satisfies TicketEvent);
+        emits.push({ event: "ticket", rooms: before, except: now, payload: { action: "delete", ticketId: t.id } satisfies TicketEvent });
       }
-      return;
+      return emits;
     }
     case "tickets.deleted":
-      io.to(ticketRooms(event.companyId, event.previous)).emit("ticket", { action: "delete", ticketId: event.ticketId } satisfies TicketEvent);
-      return;
+      emits.push({ event: "ticket", rooms: ticketRooms(event.companyId, event.previous), payload: { action: "delete", ticketId: event.ticketId } satisfies TicketEvent });
+      return emits;
     case "tickets.unreadReset":
-      io.to(ticketRooms(event.companyId, event.scope)).emit("ticket", { action: "updateUnread", ticketId: event.ticketId } satisfies TicketEvent);
-      return;
+      emits.push({ event: "ticket", rooms: ticketRooms(event.companyId, event.scope), payload: { action: "updateUnread", ticketId: event.ticketId } satisfies TicketEvent });
+      return emits;
   }
+  return emits;
 };
 
 declare module "../../events/bus" {

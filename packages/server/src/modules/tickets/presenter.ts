@@ -1,7 +1,8 @@
-import { asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { TicketDTO } from "@balcao/shared";
 import type { DbOrTx } from "../../db/client";
 import { connections, contacts, queues, tags, tickets, ticketTags, users } from "../../db/schema";
+import { forCompany } from "../../db/tenant";
 
 /** Columns of one ticket row with its contact, user, queue and connection (one joined select). */
 export const ticketSelection = {
@@ -39,7 +40,8 @@ export async function presentTickets(db: DbOrTx, rows: TicketRow[]): Promise<Tic
     .select({ ticketId: ticketTags.ticketId, id: tags.id, name: tags.name, color: tags.color })
     .from(ticketTags)
     .innerJoin(tags, eq(tags.id, ticketTags.tagId))
-    .where(inArray(ticketTags.ticketId, rows.map((r) => r.ticket.id)))
+    // A page belongs to one company; the company filter keeps this child lookup scoped like its parents.
+    .where(and(forCompany(ticketTags, rows[0]!.ticket.companyId), inArray(ticketTags.ticketId, rows.map((r) => r.ticket.id))))
     .orderBy(asc(tags.name));
   const tagsByTicket = new Map<number, TicketDTO["tags"]>();
   for (const t of tagRows) {

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
-import { isAdmin, ticketCreateBody, ticketListQuery, ticketUpdateBody, type TicketDTO, type TicketListResponse } from "@balcao/shared";
+import { can, isAdmin, ticketCreateBody, ticketListQuery, ticketUpdateBody, type TicketDTO, type TicketListResponse } from "@balcao/shared";
 import type { z } from "zod";
 import type { AppContext } from "../../context";
 import { isUniqueViolation, type Tx } from "../../db/client";
@@ -14,7 +14,6 @@ import { presentTicketById, presentTickets, selectTickets } from "./presenter";
 
 export const TICKETS_PAGE_SIZE = 40;
 /** Spec §5 text for a refused ticket (shown verbatim). */
-export const ACCESS_DENIED = "Acesso não permitido";
 
 type ListQuery = z.output<typeof ticketListQuery>;
 type CreateInput = z.output<typeof ticketCreateBody>;
@@ -43,7 +42,8 @@ export class TicketsService {
   /** The page query alone (one row past the page), also run bare by bench/tickets-list.ts as its baseline. */
   async listQuery(actor: Actor, q: ListQuery) {
     const admin = isAdmin(actor);
-    const showAll = admin && q.showAll === true;
+    // Show-all (admins and supervisors) drops "mine only"; for a supervisor it stays within its queues below.
+    const showAll = can(actor, "tickets-manager:showall") && q.showAll === true;
     const conditions: (SQL | undefined)[] = [eq(tickets.companyId, actor.companyId)];
     if (!admin) {
       conditions.push(
@@ -103,15 +103,19 @@ export class TicketsService {
       .offset((q.pageNumber - 1) * TICKETS_PAGE_SIZE);
   }
 
-  /** A ticket the actor may see; another company's is a 404 like a missing one. */
-  private async findVisible(actor: Actor, where: SQL, tx?: Tx): Promise<TicketRecord> {
-    const [row] = await (tx ?? this.db)
+  /**
+   * A ticket the actor may see; another company's is a 404 like a missing one. `lock` (inside `tx`) holds
+   * the row until commit, so concurrent transitions of one ticket run one after the other.
+   */
+  private async findVisible(actor: Actor, where: SQL, tx?: Tx, lock = false): Promise<TicketRecord> {
+    const query = (tx ?? this.db)
       .select()
       .from(tickets)
       .where(and(where, eq(tickets.companyId, actor.companyId)))
       .limit(1);
+    const [row] = lock ? await query.for("update") : await query;
     if (!row) throw notFound("ERR_NO_TICKET_FOUND");
-    if (!canSeeTicket(actor, row)) throw new AppError(ACCESS_DENIED, 403);
+    if (!canSeeTicket(actor, row)) throw new AppError("ERR_ACCESS_DENIED", 403);
     return row;
   }
 
@@ -140,7 +144,7 @@ export class TicketsService {
         .where(and(eq(userQueues.userId, userId), eq(userQueues.queueId, queueId)))
         .limit(1);
       // Handing a ticket to someone who could not open it would strand it.
-      if (!member) throw new AppError(ACCESS_DENIED, 400);
+      if (!member) throw new AppError("ERR_ACCESS_DENIED", 400);
     }
   }
 
@@ -158,8 +162,8 @@ export class TicketsService {
   }
 
   async create(actor: Actor, input: CreateInput): Promise<TicketDTO> {
-    if (!input.queueId && !ticketPolicy.createWithoutQueue(actor)) throw new AppError("Selecione uma fila", 400);
-    if (input.queueId && !isAdmin(actor) && !actor.queueIds.includes(input.queueId)) throw new AppError(ACCESS_DENIED, 403);
+    if (!input.queueId && !ticketPolicy.createWithoutQueue(actor)) throw new AppError("ERR_QUEUE_REQUIRED");
+    if (input.queueId && !isAdmin(actor) && !actor.queueIds.includes(input.queueId)) throw new AppError("ERR_ACCESS_DENIED", 403);
     const assignee = isAdmin(actor) && input.userId ? input.userId : actor.id;
     try {
       const id = await this.db.transaction(async (tx) => {
@@ -216,7 +220,8 @@ export class TicketsService {
    */
   async update(actor: Actor, id: number, input: UpdateInput): Promise<TicketDTO> {
     const result = await this.db.transaction(async (tx) => {
-      const t = await this.findVisible(actor, eq(tickets.id, id), tx);
+      // Locked: 30 attendants accepting one pending ticket at once get one winner, not 30 (issue 11).
+      const t = await this.findVisible(actor, eq(tickets.id, id), tx, true);
       const before = scopeOf(t);
       const now = new Date();
       let next: Partial<TicketRecord> = {};
@@ -266,12 +271,15 @@ export class TicketsService {
           next = { userId: input.userId! };
           break;
         case "none":
-          break;
+          // Accepting a ticket someone else accepted a moment ago: say so instead of a silent 200.
+          if (input.status === "open" && t.status === "open" && t.userId !== null && t.userId !== actor.id && input.userId === undefined)
+            throw new AppError("ERR_TICKET_ALREADY_ACCEPTED", 409, { userId: t.userId });
+          // Nothing to change (`{}`, the same status or queue): the ticket as it is.
+          return { before, after: t, transition, unreadReset: false };
       }
-      const changed = transition !== "none";
       const [updated] = await tx
         .update(tickets)
-        .set({ ...next, ...(changed && { updatedAt: now }) })
+        .set({ ...next, updatedAt: now })
         .where(eq(tickets.id, t.id))
         .returning();
       const u = updated!;

@@ -246,8 +246,8 @@ describe("live ticket events", () => {
     const adminUpdate = nextEventWhere<{ action: string; ticket: { id: number; status: string } }>(adminSocket, "ticket", (e) => e.action === "update");
     await call(d.userSession, "PUT", `/tickets/${ticket.id}`, { status: "open" });
     expect(await adminUpdate).toMatchObject({ action: "update", ticket: { id: ticket.id, status: "open" } });
-    await new Promise((r) => setTimeout(r, 150));
-    expect(q1Events.map((e) => e.action)).toEqual(expect.arrayContaining(["update", "updateUnread"]));
+    // Events reach sockets through the outbox: each arrives shortly after the call, in order.
+    await expect.poll(() => q1Events.map((e) => e.action), { timeout: 5_000 }).toEqual(expect.arrayContaining(["update", "updateUnread"]));
     expect(q2Seen).toEqual([]);
     // Transfer to queue 2: queue 1 gets a delete, queue 2 the update.
     const q2Update = nextEventWhere<{ action: string }>(q2Socket, "ticket", (e) => e.action === "update");
@@ -255,6 +255,7 @@ describe("live ticket events", () => {
     await call(d.userSession, "PUT", `/tickets/${ticket.id}`, { queueId: d.q2.id, userId: null });
     expect(await q2Update).toMatchObject({ action: "update" });
     expect(await q1Delete).toEqual({ action: "delete", ticketId: ticket.id });
+    await t.ctx.events.drain();
     await new Promise((r) => setTimeout(r, 100));
     expect(foreignSeen).toEqual([]);
     for (const s of [q1Socket, q2Socket, adminSocket, foreignSocket]) s.close();

@@ -1,13 +1,24 @@
-import { eq, inArray } from "drizzle-orm";
-import type { CompanyRefDTO, QueueRefDTO, UserDTO, UserSimpleDTO } from "@balcao/shared";
+import { eq, inArray, sql } from "drizzle-orm";
+import { profileOf, type CompanyRefDTO, type QueueRefDTO, type UserDTO, type UserSimpleDTO } from "@balcao/shared";
 import type { DbOrTx } from "../../db/client";
 import { companies, queues, userQueues, users } from "../../db/schema";
 
 type UserRow = typeof users.$inferSelect;
 type CompanyRow = typeof companies.$inferSelect;
 
-export function presentCompanyRef(c: CompanyRow): CompanyRefDTO {
-  return { id: c.id, name: c.name, dueDate: c.dueDate, status: c.status, campaignsEnabled: c.campaignsEnabled, planId: c.planId };
+/** `hasPaid`: whether any invoice of the company was ever paid (the trial ends with the first payment). */
+export function presentCompanyRef(c: CompanyRow, hasPaid = false): CompanyRefDTO {
+  return {
+    id: c.id,
+    name: c.name,
+    dueDate: c.dueDate,
+    status: c.status,
+    campaignsEnabled: c.campaignsEnabled,
+    planId: c.planId,
+    email: c.email,
+    trialExpiration: hasPaid ? null : c.dueDate,
+    timeZone: c.timeZone,
+  };
 }
 
 /** Builds UserDTOs for many rows with two batched queries (queues, companies): no N+1. */
@@ -22,7 +33,14 @@ export async function presentUsers(db: DbOrTx, rows: UserRow[]): Promise<UserDTO
       .innerJoin(queues, eq(queues.id, userQueues.queueId))
       .where(inArray(userQueues.userId, ids))
       .orderBy(queues.name),
-    db.select().from(companies).where(inArray(companies.id, companyIds)),
+    db
+      .select({
+        company: companies,
+        // Qualified by hand: inside sql`` drizzle writes columns unqualified, which the subquery would rebind.
+        hasPaid: sql<boolean>`exists (select 1 from invoices i where i.company_id = "companies"."id" and i.status = 'paid')`,
+      })
+      .from(companies)
+      .where(inArray(companies.id, companyIds)),
   ]);
   const queuesByUser = new Map<number, QueueRefDTO[]>();
   for (const q of queueRows) {
@@ -30,12 +48,12 @@ export async function presentUsers(db: DbOrTx, rows: UserRow[]): Promise<UserDTO
     list.push({ id: q.id, name: q.name, color: q.color });
     queuesByUser.set(q.userId, list);
   }
-  const companyById = new Map(companyRows.map((c) => [c.id, presentCompanyRef(c)]));
+  const companyById = new Map(companyRows.map((r) => [r.company.id, presentCompanyRef(r.company, r.hasPaid === true)]));
   return rows.map((u) => ({
     id: u.id,
     name: u.name,
     email: u.email,
-    profile: u.profile === "admin" ? "admin" : "user",
+    profile: profileOf(u.profile),
     super: u.super,
     companyId: u.companyId,
     allTicket: u.allTicket === "enable" ? "enable" : "disable",

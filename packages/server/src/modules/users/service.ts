@@ -157,7 +157,7 @@ export class UsersService {
       }),
     );
     // A password changed by someone else ends that user's sessions; one's own change keeps the current one.
-    if (passwordHash) await this.auth.revokeAllSessions(id, actor.id === id ? actor.sid : undefined);
+    if (passwordHash) await this.auth.revokeAllSessions(id, "passwordChanged", actor.id === id ? actor.sid : undefined);
     this.ctx.events.publish({ type: "users.updated", companyId: actor.companyId, user: updated });
     return updated;
   }

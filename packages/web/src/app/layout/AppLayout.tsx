@@ -3,6 +3,10 @@ import { Box, Drawer, Toolbar, useMediaQuery } from "@mui/material";
 import { useState } from "react";
 import { Outlet } from "react-router";
 import { useAnotherLoginGuard } from "../../features/auth/useAnotherLoginGuard";
+import { usePaymentRealtime } from "../../features/billing/api";
+import { BillingOnlyLayout } from "../../features/billing/BillingOnlyLayout";
+import { useBillingOnly } from "../../features/billing/billingOnly";
+import { SubscriptionBanner } from "../../features/billing/SubscriptionBanner";
 import { useQueueRealtime } from "../../features/queues/api";
 import { useSettingsRealtime } from "../../features/settings/api";
 import { useUserRealtime } from "../../features/users/useUserRealtime";
@@ -12,8 +16,14 @@ import { TopBar } from "./TopBar";
 const DRAWER_WIDTH = 250;
 const DRAWER_COLLAPSED_WIDTH = 60;
 
-/** The logged-in shell: side drawer (permanent ≥ 600 px, temporary below) and the top bar. */
+/** The logged-in shell; an expired company's admin gets the billing-only one (finance and subscription). */
 export function AppLayout() {
+  usePaymentRealtime();
+  return useBillingOnly() ? <BillingOnlyLayout /> : <FullLayout />;
+}
+
+/** Side drawer (permanent ≥ 600 px, temporary below) and the top bar. */
+function FullLayout() {
   const wide = useMediaQuery(`(min-width:${MOBILE_BREAKPOINT_PX}px)`, { noSsr: true });
   const [desktopOpen, setDesktopOpen] = useState(true);
   const [mobileOpen, setMobileOpen] = useState(false);
@@ -52,6 +62,7 @@ export function AppLayout() {
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, display: "flex", flexDirection: "column", bgcolor: "background.default" }}>
         <Toolbar />
         <Box sx={{ flex: 1, minHeight: 0, overflow: "auto", p: { xs: 1.5, sm: 3 }, display: "flex", flexDirection: "column" }}>
+          <SubscriptionBanner />
           <Outlet />
         </Box>
       </Box>

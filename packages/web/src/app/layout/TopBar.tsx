@@ -7,6 +7,7 @@ import ChevronLeft from "@mui/icons-material/ChevronLeft";
 import MenuIcon from "@mui/icons-material/Menu";
 import { useTranslation } from "react-i18next";
 import { useSession } from "../../features/auth/SessionProvider";
+import { AnnouncementsPopover } from "../../features/announcements/AnnouncementsPopover";
 import { TicketsBell } from "../../features/tickets/TicketsBell";
 import { useColorMode } from "../theme";
 import { ProfileMenu } from "./ProfileMenu";
@@ -17,7 +18,7 @@ interface TopBarProps {
   onToggleDrawer: () => void;
 }
 
-/** Top bar of spec §2: greeting, due date for admins, theme, volume, reload, bell, profile. */
+/** Top bar of spec §2: greeting, due date for admins, theme, volume, reload, bell, announcements, profile. */
 export function TopBar({ drawerOpen, onToggleDrawer }: TopBarProps) {
   const { t } = useTranslation();
   const { user } = useSession();
@@ -52,6 +53,7 @@ export function TopBar({ drawerOpen, onToggleDrawer }: TopBarProps) {
           </IconButton>
         </Tooltip>
         <TicketsBell />
+        <AnnouncementsPopover />
         <ProfileMenu />
       </Toolbar>
     </AppBar>

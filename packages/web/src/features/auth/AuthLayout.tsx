@@ -1,7 +1,8 @@
-import { Avatar, Box, Container, Paper, Typography } from "@mui/material";
+import { Avatar, Box, Button, CircularProgress, Container, Link, Paper, Typography } from "@mui/material";
 import SupportAgentOutlined from "@mui/icons-material/SupportAgentOutlined";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { Link as RouterLink } from "react-router";
 
 /** Centered card shared by the login and sign-up pages. */
 export function AuthLayout({ title, children }: { title: string; children: ReactNode }) {
@@ -23,5 +24,20 @@ export function AuthLayout({ title, children }: { title: string; children: React
         </Paper>
       </Container>
     </Box>
+  );
+}
+
+/** The form's submit button (a spinner while busy) and the link to the other page (login ↔ sign-up). */
+export function AuthActions({ busy, submitLabel, linkTo, linkLabel }: { busy: boolean; submitLabel: string; linkTo: string; linkLabel: string }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Button type="submit" fullWidth variant="contained" size="large" disabled={busy} sx={{ mt: 2, mb: 2 }}>
+        {busy ? <CircularProgress size={24} color="inherit" aria-label={t("common.loading")} /> : submitLabel}
+      </Button>
+      <Link component={RouterLink} to={linkTo} variant="body2">
+        {linkLabel}
+      </Link>
+    </>
   );
 }

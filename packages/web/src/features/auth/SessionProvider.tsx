@@ -1,4 +1,5 @@
-import { formatDateBR, type AuthResponse, type LoginBody, type UserDTO } from "@balcao/shared";
+import { formatDateBR, isBillingOnly, type AuthResponse, type LoginBody, type UserDTO } from "@balcao/shared";
+import { format } from "date-fns";
 import { useQueryClient } from "@tanstack/react-query";
 import { enqueueSnackbar } from "notistack";
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
@@ -67,6 +68,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     await api.delete("/auth/logout").catch(() => undefined);
     sessionStore.end("logout");
   }, []);
+
+  // The API client keeps a billing-only session on 402s instead of ending it.
+  useEffect(() => sessionStore.setBillingOnly(isBillingOnly(user, format(new Date(), "yyyy-MM-dd"))), [user]);
 
   const value = useMemo(() => ({ user, loading, login, logout, setUser: setUserState }), [user, loading, login, logout]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;

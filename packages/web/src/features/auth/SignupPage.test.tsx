@@ -58,7 +58,7 @@ describe("SignupPage", () => {
     });
   });
 
-  it("shows the failure text plus the translated server error", async () => {
+  it("shows the failure text plus the translated server error, and the error under the e-mail", async () => {
     mockFetch({
       "GET /api/plans/list": () => jsonResponse(200, plans),
       "POST /api/companies/cadastro": () => jsonResponse(400, { error: "ERR_DUPLICATED_EMAIL" }),
@@ -72,6 +72,8 @@ describe("SignupPage", () => {
     expect(
       await screen.findByText("Erro ao criar usuário. Verifique os dados informados. Já existe um usuário com este e-mail."),
     ).toBeInTheDocument();
+    expect(screen.getByLabelText("E-mail")).toHaveAttribute("aria-invalid", "true");
+    expect(screen.getByText("Já existe um usuário com este e-mail.")).toBeInTheDocument();
     expect(screen.queryByTestId("location")).not.toBeInTheDocument();
   });
 });

@@ -65,6 +65,21 @@ describe("ConnectionModal", () => {
     expect(await screen.findByText("Deve haver pelo menos uma conexão padrão.")).toBeInTheDocument();
   });
 
+  it("sets the timed queue transfer: minutes and destination queue", async () => {
+    const { calls, onClose } = renderModal(makeConnection({ id: 4, name: "Loja", queues: [] }), {
+      "PUT /api/whatsapp/4": ({ body }) => jsonResponse(200, makeConnection({ id: 4, ...(body as object) })),
+    });
+    const dialog = await screen.findByRole("dialog", { name: "Editar WhatsApp" });
+    const minutes = within(dialog).getByRole("spinbutton", { name: "Transferir para a fila após (minutos)" });
+    await userEvent.clear(minutes);
+    await userEvent.type(minutes, "15");
+    await userEvent.click(within(dialog).getByRole("combobox", { name: "Fila de destino" }));
+    await userEvent.click(await screen.findByRole("option", { name: "Suporte" }));
+    await userEvent.click(within(dialog).getByRole("button", { name: "Salvar" }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(calls.find((c) => c.method === "PUT")!.body).toMatchObject({ timeSendQueue: 15, sendIdQueue: 2 });
+  });
+
   it("shows the plan's connection limit", async () => {
     renderModal(null, { "POST /api/whatsapp": () => jsonResponse(400, { error: "ERR_CONNECTION_LIMIT_REACHED", meta: { limit: 2 } }) });
     const dialog = await screen.findByRole("dialog", { name: "Adicionar WhatsApp" });

@@ -2,11 +2,10 @@ import type { ConnectionDTO } from "@balcao/shared";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import { SocketContext } from "../../api/SocketProvider";
-import { fakeSession, jsonResponse, makeUser, mockFetch, renderPage } from "../../test/utils";
+import { fakeSession, jsonResponse, makeUser, mockFetch } from "../../test/utils";
 import ConnectionsPage from "./ConnectionsPage";
 import { makeConnection } from "./fixtures";
-import { fakeSocket } from "./testSocket";
+import { renderWithSocket } from "./testSocket";
 
 const admin = makeUser({ id: 1, profile: "admin" });
 const attendant = makeUser({ id: 2, name: "Bia", profile: "user" });
@@ -22,14 +21,8 @@ const byStatus: ConnectionDTO[] = [
 
 function renderConnections(user = admin, connections = byStatus, extra: Parameters<typeof mockFetch>[0] = {}) {
   const fetch = mockFetch({ "GET /api/whatsapp/": () => jsonResponse(200, connections), ...extra });
-  const { socket, emit } = fakeSocket();
-  const utils = renderPage(
-    <SocketContext.Provider value={socket}>
-      <ConnectionsPage />
-    </SocketContext.Provider>,
-    { session: fakeSession(user), path: "/connections" },
-  );
-  return { ...fetch, ...utils, emit };
+  const utils = renderWithSocket(<ConnectionsPage />, { session: fakeSession(user), path: "/connections" });
+  return { ...fetch, ...utils };
 }
 
 const row = async (name: string) => (await screen.findByText(name)).closest("tr")!;

@@ -11,6 +11,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, ApiError } from "../../api/client";
 import { queryKeys } from "../../api/queryKeys";
 import { useSocketEvent } from "../../api/SocketProvider";
+import { useDeleteRecord, useSaveRecord } from "../../components/list/recordMutations";
 import { patchConnectionsCache } from "./connectionsCache";
 import { connectionKeys } from "./queryKeys";
 
@@ -32,26 +33,17 @@ export function useConnectionQueues(enabled: boolean) {
   });
 }
 
-export function useSaveConnection(connectionId: number | undefined) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: ConnectionCreateBody | ConnectionUpdateBody) =>
-      connectionId ? api.put<ConnectionDTO>(`/whatsapp/${connectionId}`, body) : api.post<ConnectionDTO>("/whatsapp", body),
-    onSuccess: (connection) => patchConnectionsCache(queryClient, { action: "update", whatsapp: connection }),
-  });
-}
+export const useSaveConnection = (connectionId: number | undefined) =>
+  useSaveRecord<ConnectionCreateBody | ConnectionUpdateBody, ConnectionDTO>("/whatsapp", connectionId, (queryClient, connection) =>
+    patchConnectionsCache(queryClient, { action: "update", whatsapp: connection }),
+  );
 
-export function useDeleteConnection() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (connectionId: number) => api.delete(`/whatsapp/${connectionId}`),
-    onSuccess: (_data, connectionId) => {
-      patchConnectionsCache(queryClient, { action: "delete", whatsappId: connectionId });
-      // Deleting the default moves the star to another connection: the server tells us by socket, but refetch too.
-      void queryClient.invalidateQueries({ queryKey: connectionKeys.list() });
-    },
+export const useDeleteConnection = () =>
+  useDeleteRecord("/whatsapp", (queryClient, connectionId) => {
+    patchConnectionsCache(queryClient, { action: "delete", whatsappId: connectionId });
+    // Deleting the default moves the star to another connection: the server tells us by socket, but refetch too.
+    void queryClient.invalidateQueries({ queryKey: connectionKeys.list() });
   });
-}
 
 /** Session commands of the connections page: start / try again, new QR, disconnect. */
 export type SessionCommand = "start" | "newQr" | "disconnect";

@@ -95,6 +95,21 @@ describe("ContactModal", () => {
     });
   });
 
+  it("lets a contact known only by its WhatsApp id stay without a number", async () => {
+    const lid = makeContact({ number: null, extraInfo: [] });
+    const onClose = vi.fn();
+    const { calls } = mockFetch({
+      "GET /api/contacts/7": () => jsonResponse(200, lid),
+      "PUT /api/contacts/7": ({ body }) => jsonResponse(200, { ...lid, ...(body as object) }),
+    });
+    renderPage(<ContactModal open contact={lid} onClose={onClose} />, { session: session() });
+    expect(await screen.findByLabelText("Número do WhatsApp")).toHaveValue("");
+    await userEvent.type(screen.getByLabelText("Número do WhatsApp"), "   ");
+    await userEvent.click(screen.getByRole("button", { name: "Salvar" }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(calls.find((c) => c.method === "PUT")!.body).toEqual({ name: "Maria Souza", email: "maria@cliente.test", extraInfo: [] });
+  });
+
   it.each([
     [{ error: "ERR_DUPLICATED_CONTACT" }, "Este número já está cadastrado para outro contato"],
     [{ error: "ERR_WAPP_INVALID_CONTACT" }, "Este não é um número de WhatsApp válido"],

@@ -1,22 +1,11 @@
 import type { ContactDTO } from "@balcao/shared";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { act } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { AppSocket } from "../../api/socket";
-import { SocketContext } from "../../api/SocketProvider";
-import { fakeSession, jsonResponse, makeUser, mockFetch, renderPage } from "../../test/utils";
+import { renderWithSocket } from "../connections/testSocket";
+import { fakeSession, jsonResponse, makeUser, mockFetch } from "../../test/utils";
 import ContactsPage from "./ContactsPage";
 import { makeContact } from "./fixtures";
-
-function fakeSocket() {
-  const handlers = new Map<string, Set<(payload: unknown) => void>>();
-  const socket = {
-    on: (event: string, fn: (payload: unknown) => void) => handlers.set(event, (handlers.get(event) ?? new Set()).add(fn)),
-    off: (event: string, fn: (payload: unknown) => void) => handlers.get(event)?.delete(fn),
-  };
-  return { socket: socket as unknown as AppSocket, emit: (event: string, payload: unknown) => act(() => handlers.get(event)?.forEach((fn) => fn(payload))) };
-}
 
 const admin = makeUser({ id: 1, profile: "admin" });
 const attendant = makeUser({ id: 2, name: "Bia", profile: "user", queues: [{ id: 3, name: "Vendas", color: "#2E7D32" }] });
@@ -25,14 +14,8 @@ const jose = makeContact({ id: 8, name: "José", number: "5521912345678", email:
 
 function renderContacts(user = admin, contacts: ContactDTO[] = [maria, jose], extra: Parameters<typeof mockFetch>[0] = {}) {
   const fetch = mockFetch({ "GET /api/contacts": () => jsonResponse(200, { contacts, hasMore: false }), ...extra });
-  const { socket, emit } = fakeSocket();
-  const utils = renderPage(
-    <SocketContext.Provider value={socket}>
-      <ContactsPage />
-    </SocketContext.Provider>,
-    { session: fakeSession(user), path: "/contacts" },
-  );
-  return { ...fetch, ...utils, emit };
+  const utils = renderWithSocket(<ContactsPage />, { session: fakeSession(user), path: "/contacts" });
+  return { ...fetch, ...utils };
 }
 
 afterEach(() => vi.restoreAllMocks());

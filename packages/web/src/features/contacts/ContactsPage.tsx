@@ -1,39 +1,15 @@
 import { can, formatPhoneNumber, type ContactDTO, type ContactImportResponse } from "@balcao/shared";
-import {
-  Avatar,
-  Box,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  IconButton,
-  LinearProgress,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Tooltip,
-  Typography,
-} from "@mui/material";
-import DeleteOutline from "@mui/icons-material/DeleteOutlined";
-import EditOutlined from "@mui/icons-material/EditOutlined";
+import { Avatar, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, LinearProgress, Typography } from "@mui/material";
 import FileDownloadOutlined from "@mui/icons-material/FileDownloadOutlined";
 import ImportContactsOutlined from "@mui/icons-material/ImportContactsOutlined";
 import WhatsApp from "@mui/icons-material/WhatsApp";
 import { enqueueSnackbar } from "notistack";
-import { useMemo, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
-import { EmptyState } from "../../components/EmptyState";
-import { InfiniteScrollArea } from "../../components/InfiniteScrollArea";
-import { LoadingState } from "../../components/LoadingState";
-import { uniqueById } from "../../components/uniqueById";
-import { SearchField } from "../../components/SearchField";
-import { PageHeader } from "../../components/PageHeader";
+import { ListPage, useRecordDialog } from "../../components/list/ListPage";
+import { useListSearch, usePagedList } from "../../components/list/useListData";
 import { toastError } from "../../components/toastError";
-import { useDebouncedValue } from "../../hooks/useDebouncedValue";
 import { useSession } from "../auth/SessionProvider";
 import { useContactsList, useDeleteContact, useImportContacts } from "./api";
 import { ContactModal } from "./ContactModal";
@@ -49,33 +25,18 @@ export default function ContactsPage() {
   const { t } = useTranslation();
   const { user } = useSession();
   const canDelete = can(user, "contacts-page:deleteContact");
-  const [search, setSearch] = useState("");
-  const searchParam = useDebouncedValue(search.trim().toLowerCase(), 500);
-  const list = useContactsList(searchParam);
+  const search = useListSearch();
+  const list = usePagedList(useContactsList(search.searchParam), (page) => page.contacts);
   const deleteContact = useDeleteContact();
   const importContacts = useImportContacts();
   useContactsRealtime();
 
-  const [modal, setModal] = useState<{ open: boolean; contact: ContactDTO | null }>({ open: false, contact: null });
-  const [toDelete, setToDelete] = useState<ContactDTO | null>(null);
+  const dialog = useRecordDialog<ContactDTO>();
   const [toStart, setToStart] = useState<ContactDTO | null>(null);
   const [confirmImport, setConfirmImport] = useState(false);
   const [imported, setImported] = useState<ContactImportResponse | null>(null);
   const [exporting, setExporting] = useState<ExportProgress | null>(null);
   const exportAbort = useRef<AbortController | null>(null);
-
-  const contacts = useMemo(() => uniqueById((list.data?.pages ?? []).map((page) => page.contacts)), [list.data]);
-
-  const confirmDelete = async () => {
-    if (!toDelete) return;
-    try {
-      await deleteContact.mutateAsync(toDelete.id);
-      enqueueSnackbar(t("contacts.toasts.deleted"), { variant: "success" });
-    } catch (err) {
-      toastError(err);
-    }
-    setToDelete(null);
-  };
 
   const runImport = async () => {
     try {
@@ -93,7 +54,7 @@ export default function ContactsPage() {
     exportAbort.current = controller;
     setExporting({ page: 0, count: 0 });
     try {
-      const count = await exportContactsCsv(searchParam, setExporting, controller.signal);
+      const count = await exportContactsCsv(search.searchParam, setExporting, controller.signal);
       enqueueSnackbar(t("contacts.toasts.exported", { count }), { variant: "success" });
     } catch (err) {
       if (!controller.signal.aborted) toastError(err);
@@ -104,87 +65,60 @@ export default function ContactsPage() {
   };
 
   return (
-    <Box sx={{ display: "flex", flexDirection: "column", height: "100%" }}>
-      <PageHeader title={t("contacts.title")}>
-        <SearchField value={search} onChange={setSearch} />
-        <Button variant="outlined" startIcon={<ImportContactsOutlined />} onClick={() => setConfirmImport(true)}>
-          {t("contacts.buttons.import")}
-        </Button>
-        <Button variant="outlined" startIcon={<FileDownloadOutlined />} onClick={() => void runExport()} disabled={!!exporting}>
-          {t("contacts.buttons.export")}
-        </Button>
-        <Button variant="contained" onClick={() => setModal({ open: true, contact: null })}>
-          {t("contacts.buttons.add")}
-        </Button>
-      </PageHeader>
-
-      <InfiniteScrollArea hasMore={!!list.hasNextPage} loading={list.isFetching} onLoadMore={() => void list.fetchNextPage()} data-testid="contacts-scroll">
-        <Table size="small" stickyHeader aria-label={t("contacts.title")}>
-          <TableHead>
-            <TableRow>
-              <TableCell padding="checkbox">
-                <Box component="span" sx={{ position: "absolute", width: 1, height: 1, overflow: "hidden", clip: "rect(0 0 0 0)" }}>
-                  {t("contacts.table.avatar")}
-                </Box>
-              </TableCell>
-              <TableCell>{t("contacts.table.name")}</TableCell>
-              <TableCell>{t("contacts.table.number")}</TableCell>
-              <TableCell>{t("contacts.table.email")}</TableCell>
-              <TableCell align="center">{t("contacts.table.actions")}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {contacts.map((contact) => (
-              <TableRow key={contact.id} hover data-testid="contact-row">
-                <TableCell padding="checkbox" sx={{ pl: 1 }}>
-                  <Avatar src={contact.profilePicUrl || undefined} alt={contact.name} sx={{ width: 32, height: 32 }}>
-                    {contact.name.charAt(0).toUpperCase()}
-                  </Avatar>
-                </TableCell>
-                <TableCell>{contact.name}</TableCell>
-                <TableCell sx={{ whiteSpace: "nowrap" }}>{contact.number ? formatPhoneNumber(contact.number) : "—"}</TableCell>
-                <TableCell>{contact.email}</TableCell>
-                <TableCell align="center" sx={{ whiteSpace: "nowrap" }}>
-                  <Tooltip title={t("startTicket.title")}>
-                    <IconButton size="small" aria-label={t("contacts.actions.startTicket", { name: contact.name })} onClick={() => setToStart(contact)}>
-                      <WhatsApp fontSize="small" />
-                    </IconButton>
-                  </Tooltip>
-                  <Tooltip title={t("common.edit")}>
-                    <IconButton size="small" aria-label={t("contacts.actions.edit", { name: contact.name })} onClick={() => setModal({ open: true, contact })}>
-                      <EditOutlined fontSize="small" />
-                    </IconButton>
-                  </Tooltip>
-                  {canDelete && (
-                    <Tooltip title={t("common.delete")}>
-                      <IconButton size="small" aria-label={t("contacts.actions.delete", { name: contact.name })} onClick={() => setToDelete(contact)}>
-                        <DeleteOutline fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
-                  )}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-        {list.isFetching && <LoadingState />}
-        {list.isError && <EmptyState title={t("errors.listFailed")} />}
-        {!list.isFetching && !list.isError && contacts.length === 0 && <EmptyState title={t("contacts.empty")} />}
-      </InfiniteScrollArea>
-
-      <ContactModal open={modal.open} contact={modal.contact} onClose={() => setModal({ open: false, contact: null })} />
+    <ListPage
+      title={t("contacts.title")}
+      search={search}
+      headerActions={
+        <>
+          <Button variant="outlined" startIcon={<ImportContactsOutlined />} onClick={() => setConfirmImport(true)}>
+            {t("contacts.buttons.import")}
+          </Button>
+          <Button variant="outlined" startIcon={<FileDownloadOutlined />} onClick={() => void runExport()} disabled={!!exporting}>
+            {t("contacts.buttons.export")}
+          </Button>
+        </>
+      }
+      add={{ label: t("contacts.buttons.add"), onClick: dialog.openNew }}
+      list={list}
+      testId="contacts-scroll"
+      rowProps={() => ({ "data-testid": "contact-row" })}
+      columns={[
+        {
+          header: (
+            <Box component="span" sx={{ position: "absolute", width: 1, height: 1, overflow: "hidden", clip: "rect(0 0 0 0)" }}>
+              {t("contacts.table.avatar")}
+            </Box>
+          ),
+          headerProps: { padding: "checkbox" },
+          cellProps: { padding: "checkbox", sx: { pl: 1 } },
+          cell: (contact) => (
+            <Avatar src={contact.profilePicUrl || undefined} alt={contact.name} sx={{ width: 32, height: 32 }}>
+              {contact.name.charAt(0).toUpperCase()}
+            </Avatar>
+          ),
+        },
+        { header: t("contacts.table.name"), cell: (contact) => contact.name },
+        { header: t("contacts.table.number"), cellProps: { sx: { whiteSpace: "nowrap" } }, cell: (contact) => (contact.number ? formatPhoneNumber(contact.number) : "—") },
+        { header: t("contacts.table.email"), cell: (contact) => contact.email },
+      ]}
+      rowActions={{
+        header: t("contacts.table.actions"),
+        actions: (contact) => [
+          { label: t("contacts.actions.startTicket", { name: contact.name }), tooltip: t("startTicket.title"), icon: <WhatsApp fontSize="small" />, onClick: () => setToStart(contact) },
+          { kind: "edit", label: t("contacts.actions.edit", { name: contact.name }), onClick: () => dialog.openEdit(contact) },
+          canDelete && { kind: "delete", label: t("contacts.actions.delete", { name: contact.name }) },
+        ],
+      }}
+      deletion={{
+        title: (contact) => t("contacts.confirmationModal.deleteTitle", { name: contact.name }),
+        message: t("contacts.confirmationModal.deleteMessage"),
+        run: (contact) => deleteContact.mutateAsync(contact.id),
+        successMessage: t("contacts.toasts.deleted"),
+      }}
+      empty={{ title: t("contacts.empty") }}
+    >
+      <ContactModal open={dialog.open} contact={dialog.record} onClose={dialog.close} />
       <StartTicketDialog contact={toStart} onClose={() => setToStart(null)} />
-
-      <ConfirmationDialog
-        open={!!toDelete}
-        title={t("contacts.confirmationModal.deleteTitle", { name: toDelete?.name ?? "" })}
-        onClose={() => setToDelete(null)}
-        onConfirm={() => void confirmDelete()}
-        confirmLabel={t("common.delete")}
-        loading={deleteContact.isPending}
-      >
-        {t("contacts.confirmationModal.deleteMessage")}
-      </ConfirmationDialog>
 
       <ConfirmationDialog
         open={confirmImport}
@@ -235,6 +169,6 @@ export default function ContactsPage() {
           </Button>
         </DialogActions>
       </Dialog>
-    </Box>
+    </ListPage>
   );
 }

@@ -1,7 +1,9 @@
 import type { ContactCreateBody, ContactDTO, ContactImportResponse, ContactListResponse, ContactUpdateBody, QueueDTO, TicketDTO } from "@balcao/shared";
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../api/client";
 import { queryKeys } from "../../api/queryKeys";
+import { useDeleteRecord, useSaveRecord } from "../../components/list/recordMutations";
+import { usePagedQuery } from "../../components/list/useListData";
 import { patchContactsCache } from "./contactsCache";
 import { contactKeys } from "./queryKeys";
 
@@ -10,12 +12,7 @@ export function fetchContactsPage(searchParam: string, pageNumber: number, signa
 }
 
 export function useContactsList(searchParam: string) {
-  return useInfiniteQuery({
-    queryKey: contactKeys.list(searchParam),
-    queryFn: ({ pageParam, signal }) => fetchContactsPage(searchParam, pageParam, signal),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-  });
+  return usePagedQuery<ContactListResponse>(contactKeys.list(searchParam), "/contacts", searchParam);
 }
 
 /** One contact with its extra info rows (the list rows do not carry them). */
@@ -27,22 +24,10 @@ export function useContact(contactId: number | undefined) {
   });
 }
 
-export function useSaveContact(contactId: number | undefined) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: ContactCreateBody | ContactUpdateBody) =>
-      contactId ? api.put<ContactDTO>(`/contacts/${contactId}`, body) : api.post<ContactDTO>("/contacts", body),
-    onSuccess: (contact) => patchContactsCache(queryClient, { action: contactId ? "update" : "create", contact }),
-  });
-}
+export const useSaveContact = (contactId: number | undefined) =>
+  useSaveRecord<ContactCreateBody | ContactUpdateBody, ContactDTO>("/contacts", contactId, (queryClient, contact, action) => patchContactsCache(queryClient, { action, contact }));
 
-export function useDeleteContact() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (contactId: number) => api.delete(`/contacts/${contactId}`),
-    onSuccess: (_data, contactId) => patchContactsCache(queryClient, { action: "delete", contactId }),
-  });
-}
+export const useDeleteContact = () => useDeleteRecord("/contacts", (queryClient, contactId) => patchContactsCache(queryClient, { action: "delete", contactId }));
 
 export function useImportContacts() {
   const queryClient = useQueryClient();

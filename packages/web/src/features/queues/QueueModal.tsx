@@ -1,31 +1,23 @@
-import { DEFAULT_QUEUE_SCHEDULES, queueCreateBody, weeklyScheduleSchema, type QueueDTO, type QueueUpdateBody, type WeeklySlotDTO } from "@balcao/shared";
-import { zodResolver } from "@hookform/resolvers/zod";
-import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Tab, Tabs, TextField } from "@mui/material";
+import { DEFAULT_QUEUE_SCHEDULES, queueCreateBody, weeklyScheduleSchema, type QueueCreateBody, type QueueDTO } from "@balcao/shared";
+import { Box, DialogContent, Tab, Tabs, TextField } from "@mui/material";
 import { enqueueSnackbar } from "notistack";
-import { useEffect, useState } from "react";
-import { Controller, useForm, type Control, type FieldErrors, type Resolver } from "react-hook-form";
+import { useEffect, useId, useState } from "react";
+import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../api/client";
 import { ColorPicker } from "../../components/ColorPicker";
-import { toastError } from "../../components/toastError";
+import { DialogFormActions, FormDialog } from "../../components/form/FormDialog";
+import { useZodForm } from "../../components/form/useZodForm";
 import { useSetting } from "../settings/api";
 import { useSaveQueue } from "./api";
 import { QueueOptionsEditor } from "./QueueOptionsEditor";
-import { fullWeek, translateQueueValidation, WeeklyScheduleFields, type ScheduleFormValues } from "./schedules";
+import { fullWeek, translateQueueValidation, WeeklyScheduleFields } from "./schedules";
 
 interface QueueModalProps {
   open: boolean;
   onClose: () => void;
   /** The queue to edit; absent to add one. */
   queue?: QueueDTO | null;
-}
-
-interface QueueFormValues {
-  name: string;
-  color: string;
-  greetingMessage: string;
-  outOfHoursMessage: string;
-  schedules: WeeklySlotDTO[];
 }
 
 type TabKey = "data" | "schedules";
@@ -46,10 +38,9 @@ export function QueueModal({ open, onClose, queue }: QueueModalProps) {
   }, [open]);
   const current = queue ?? created;
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="md" fullWidth scroll="paper" aria-labelledby="queue-modal-title">
-      <DialogTitle id="queue-modal-title">{current ? t("queues.modal.editTitle") : t("queues.modal.addTitle")}</DialogTitle>
-      {open && <QueueForm key={queue?.id ?? "new"} queue={current} onCreated={setCreated} onClose={onClose} />}
-    </Dialog>
+    <FormDialog open={open} onClose={onClose} maxWidth="md" title={current ? t("queues.modal.editTitle") : t("queues.modal.addTitle")}>
+      <QueueForm key={queue?.id ?? "new"} queue={current} onCreated={setCreated} onClose={onClose} />
+    </FormDialog>
   );
 }
 
@@ -60,16 +51,9 @@ function QueueForm({ queue, onCreated, onClose }: { queue: QueueDTO | null; onCr
   const [tab, setTab] = useState<TabKey>("data");
   const activeTab: TabKey = showSchedules ? tab : "data";
   const save = useSaveQueue(queue?.id);
+  const formId = useId();
 
-  const {
-    register,
-    control,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<QueueFormValues>({
-    resolver: zodResolver(queueFormSchema) as unknown as Resolver<QueueFormValues>,
+  const form = useZodForm(queueFormSchema, {
     defaultValues: {
       name: queue?.name ?? "",
       color: queue?.color ?? "",
@@ -78,43 +62,39 @@ function QueueForm({ queue, onCreated, onClose }: { queue: QueueDTO | null; onCr
       // A new queue starts with the server's defaults (Mon–Fri 08:00–18:00, Saturday 08:00–12:00, Sunday closed).
       schedules: fullWeek(queue ? queue.schedules : DEFAULT_QUEUE_SCHEDULES),
     },
+    translate: translateQueueValidation,
   });
 
-  const onSubmit = handleSubmit(
+  const onSubmit = form.submit(
     async (values) => {
-      const body: QueueUpdateBody = {
+      const body: QueueCreateBody = {
         name: values.name,
         color: values.color,
         greetingMessage: values.greetingMessage,
         outOfHoursMessage: values.outOfHoursMessage,
         ...(showSchedules ? { schedules: values.schedules } : {}),
       };
-      try {
-        const saved = await save.mutateAsync(body as Parameters<typeof save.mutateAsync>[0]);
-        enqueueSnackbar(t("queues.toasts.saved"), { variant: "success" });
-        if (queue) onClose();
-        else {
-          // A new queue stays open: its option tree can be built now that it exists.
-          onCreated(saved);
-          reset({ ...values, schedules: fullWeek(saved.schedules) });
-        }
-      } catch (err) {
-        if (err instanceof ApiError) {
-          if (err.code === "ERR_QUEUE_COLOR_ALREADY_EXISTS") setError("color", { message: t("backendErrors.ERR_QUEUE_COLOR_ALREADY_EXISTS") });
-          if (err.code === "ERR_QUEUE_NAME_ALREADY_EXISTS") setError("name", { message: t("backendErrors.ERR_QUEUE_NAME_ALREADY_EXISTS") });
-          if (err.code === "ERR_QUEUE_COLOR_ALREADY_EXISTS" || err.code === "ERR_QUEUE_NAME_ALREADY_EXISTS") setTab("data");
-        }
-        toastError(err);
+      const saved = await save.mutateAsync(body);
+      enqueueSnackbar(t("queues.toasts.saved"), { variant: "success" });
+      if (queue) onClose();
+      else {
+        // A new queue stays open: its option tree can be built now that it exists.
+        onCreated(saved);
+        form.reset({ ...values, schedules: fullWeek(saved.schedules) });
       }
     },
-    (invalid) => {
-      // Show the tab holding the first error.
-      if (invalid.name || invalid.color || invalid.greetingMessage || invalid.outOfHoursMessage) setTab("data");
-      else if (invalid.schedules && showSchedules) setTab("schedules");
+    {
+      codeFields: { ERR_QUEUE_COLOR_ALREADY_EXISTS: "color", ERR_QUEUE_NAME_ALREADY_EXISTS: "name" },
+      onError: (err) => {
+        if (err instanceof ApiError && (err.code === "ERR_QUEUE_COLOR_ALREADY_EXISTS" || err.code === "ERR_QUEUE_NAME_ALREADY_EXISTS")) setTab("data");
+      },
+      onInvalid: (invalid) => {
+        // Show the tab holding the first error.
+        if (invalid.name || invalid.color || invalid.greetingMessage || invalid.outOfHoursMessage) setTab("data");
+        else if (invalid.schedules && showSchedules) setTab("schedules");
+      },
     },
   );
-
-  const busy = isSubmitting || save.isPending;
 
   return (
     <>
@@ -125,7 +105,7 @@ function QueueForm({ queue, onCreated, onClose }: { queue: QueueDTO | null; onCr
         </Tabs>
       )}
       <DialogContent dividers>
-        <Box component="form" id="queue-form" noValidate onSubmit={onSubmit}>
+        <Box component="form" id={formId} noValidate onSubmit={(event) => void onSubmit(event)}>
           {activeTab === "data" && (
             <Box
               role={showSchedules ? "tabpanel" : undefined}
@@ -133,47 +113,38 @@ function QueueForm({ queue, onCreated, onClose }: { queue: QueueDTO | null; onCr
               aria-labelledby={showSchedules ? "queue-tab-data" : undefined}
               sx={{ display: "flex", flexDirection: "column", gap: 2 }}
             >
-              <TextField
-                {...register("name")}
-                label={t("queues.modal.form.name")}
-                autoFocus
-                fullWidth
-                error={!!errors.name}
-                helperText={translateQueueValidation(errors.name?.message)}
-              />
+              <TextField {...form.field("name")} label={t("queues.modal.form.name")} autoFocus fullWidth />
               <Controller
                 name="color"
-                control={control}
+                control={form.control}
                 render={({ field }) => (
                   <ColorPicker
+                    {...form.fieldError("color")}
                     label={t("queues.modal.form.color")}
                     previewLabel={t("queues.modal.form.colorSelected")}
                     value={field.value}
                     onChange={field.onChange}
-                    disabled={busy}
-                    error={!!errors.color}
-                    helperText={translateQueueValidation(errors.color?.message)}
+                    disabled={form.busy}
                   />
                 )}
               />
-              <TextField {...register("greetingMessage")} label={t("queues.modal.form.greetingMessage")} multiline minRows={3} maxRows={8} fullWidth />
+              <TextField {...form.register("greetingMessage")} label={t("queues.modal.form.greetingMessage")} multiline minRows={3} maxRows={8} fullWidth />
               <TextField
-                {...register("outOfHoursMessage")}
+                {...form.field("outOfHoursMessage", t("queues.modal.form.variablesHelp"))}
                 label={t("queues.modal.form.outOfHoursMessage")}
                 multiline
                 minRows={2}
                 maxRows={8}
                 fullWidth
-                helperText={t("queues.modal.form.variablesHelp")}
               />
             </Box>
           )}
           {activeTab === "schedules" && (
             <Box role="tabpanel" id="queue-tabpanel-schedules" aria-labelledby="queue-tab-schedules">
               <WeeklyScheduleFields
-                control={control as unknown as Control<ScheduleFormValues>}
-                errors={errors.schedules as FieldErrors<ScheduleFormValues>["schedules"]}
-                disabled={busy}
+                timeField={(day, field) => form.field(`schedules.${day}.${field}`)}
+                weekError={form.fieldError("schedules").helperText}
+                disabled={form.busy}
               />
             </Box>
           )}
@@ -182,14 +153,13 @@ function QueueForm({ queue, onCreated, onClose }: { queue: QueueDTO | null; onCr
         </Box>
         {activeTab === "data" && <QueueOptionsEditor queueId={queue?.id} />}
       </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} color="inherit" disabled={busy}>
-          {queue ? t("queues.modal.buttons.close") : t("common.cancel")}
-        </Button>
-        <Button type="submit" form="queue-form" variant="contained" disabled={busy} startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}>
-          {t("common.save")}
-        </Button>
-      </DialogActions>
+      <DialogFormActions
+        formId={formId}
+        onCancel={onClose}
+        cancelLabel={queue ? t("queues.modal.buttons.close") : undefined}
+        busy={form.busy}
+        submitLabel={t("common.save")}
+      />
     </>
   );
 }

@@ -1,17 +1,14 @@
 import { queueOptionCreateBody, type QueueOptionDTO } from "@balcao/shared";
-import { zodResolver } from "@hookform/resolvers/zod";
-import { Alert, Box, Button, Chip, CircularProgress, IconButton, TextField, Tooltip, Typography } from "@mui/material";
+import { Alert, Box, Button, Chip, CircularProgress, TextField, Typography } from "@mui/material";
 import AddOutlined from "@mui/icons-material/AddOutlined";
-import DeleteOutline from "@mui/icons-material/DeleteOutlined";
-import EditOutlined from "@mui/icons-material/EditOutlined";
 import SubdirectoryArrowRight from "@mui/icons-material/SubdirectoryArrowRight";
 import { enqueueSnackbar } from "notistack";
 import { useState } from "react";
-import { useForm, type Resolver } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../api/client";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { EmptyState } from "../../components/EmptyState";
+import { RowActionButtons } from "../../components/list/ListPage";
+import { useZodForm } from "../../components/form/useZodForm";
 import { LoadingState } from "../../components/LoadingState";
 import { toastError } from "../../components/toastError";
 import { useCreateQueueOption, useDeleteQueueOption, useQueueOptionTree, useUpdateQueueOption } from "./api";
@@ -125,21 +122,14 @@ function OptionNode({ queueId, option, depth, editing, setEditing, onDelete }: O
             )}
           </Box>
           <Box sx={{ display: "flex", flexShrink: 0 }}>
-            <Tooltip title={t("queues.options.addChild")}>
-              <IconButton size="small" aria-label={t("queues.options.addChildOf", { title: option.title })} onClick={() => setEditing({ mode: "add", parentId: option.id })}>
-                <SubdirectoryArrowRight fontSize="small" />
-              </IconButton>
-            </Tooltip>
-            <Tooltip title={t("common.edit")}>
-              <IconButton size="small" aria-label={t("queues.options.editOf", { title: option.title })} onClick={() => setEditing({ mode: "edit", option })}>
-                <EditOutlined fontSize="small" />
-              </IconButton>
-            </Tooltip>
-            <Tooltip title={t("common.delete")}>
-              <IconButton size="small" aria-label={t("queues.options.deleteOf", { title: option.title })} onClick={() => onDelete(option)}>
-                <DeleteOutline fontSize="small" />
-              </IconButton>
-            </Tooltip>
+            <RowActionButtons
+              actions={[
+                { label: t("queues.options.addChildOf", { title: option.title }), tooltip: t("queues.options.addChild"), icon: <SubdirectoryArrowRight fontSize="small" />, onClick: () => setEditing({ mode: "add", parentId: option.id }) },
+                { kind: "edit", label: t("queues.options.editOf", { title: option.title }), onClick: () => setEditing({ mode: "edit", option }) },
+                { kind: "delete", label: t("queues.options.deleteOf", { title: option.title }) },
+              ]}
+              onDelete={() => onDelete(option)}
+            />
           </Box>
         </Box>
       )}
@@ -159,15 +149,7 @@ function OptionNode({ queueId, option, depth, editing, setEditing, onDelete }: O
   );
 }
 
-interface OptionFormValues {
-  option: string;
-  title: string;
-  message: string;
-}
-
 const optionSchema = queueOptionCreateBody.pick({ title: true, message: true, option: true });
-const optionResolver: Resolver<OptionFormValues> = (values, context, options) =>
-  (zodResolver(optionSchema) as unknown as Resolver<OptionFormValues>)({ ...values, option: values.option.trim() === "" ? (undefined as unknown as string) : values.option }, context, options);
 
 /** Inline form to add an option under a parent (or at the root) or to edit one; Escape cancels. */
 function OptionForm({ queueId, editing, onDone }: { queueId: number; editing: NonNullable<Editing>; onDone: () => void }) {
@@ -175,30 +157,22 @@ function OptionForm({ queueId, editing, onDone }: { queueId: number; editing: No
   const create = useCreateQueueOption(queueId);
   const update = useUpdateQueueOption(queueId);
   const current = editing.mode === "edit" ? editing.option : null;
-  const {
-    register,
-    handleSubmit,
-    setError,
-    formState: { errors, isSubmitting },
-  } = useForm<OptionFormValues>({
-    resolver: optionResolver,
+  const form = useZodForm(optionSchema, {
     defaultValues: { option: current?.option ?? "", title: current?.title ?? "", message: current?.message ?? "" },
+    // A blank number means "the next free one" (the schema's omitted option).
+    prepare: (values) => (typeof values.option === "string" && values.option.trim() === "" ? { ...values, option: undefined } : values),
+    translate: translateQueueValidation,
   });
 
-  const onSubmit = handleSubmit(async (values) => {
+  const onSubmit = form.submit(async (values) => {
     const body = { title: values.title, message: values.message, ...(values.option ? { option: values.option } : {}) };
-    try {
-      if (editing.mode === "edit") await update.mutateAsync({ id: editing.option.id, body });
-      else await create.mutateAsync(editing.parentId === null ? body : { ...body, parentId: editing.parentId });
-      enqueueSnackbar(t("queues.options.toasts.saved"), { variant: "success" });
-      onDone();
-    } catch (err) {
-      if (err instanceof ApiError && err.code === "ERR_QUEUE_OPTION_ALREADY_EXISTS") setError("option", { message: t("backendErrors.ERR_QUEUE_OPTION_ALREADY_EXISTS") });
-      toastError(err);
-    }
-  });
+    if (editing.mode === "edit") await update.mutateAsync({ id: editing.option.id, body });
+    else await create.mutateAsync(editing.parentId === null ? body : { ...body, parentId: editing.parentId });
+    enqueueSnackbar(t("queues.options.toasts.saved"), { variant: "success" });
+    onDone();
+  }, { codeFields: { ERR_QUEUE_OPTION_ALREADY_EXISTS: "option" } });
 
-  const busy = isSubmitting || create.isPending || update.isPending;
+  const busy = form.busy;
   const formTitle = editing.mode === "edit" ? t("queues.options.editTitle") : editing.parentId === null ? t("queues.options.addTitle") : t("queues.options.addChildTitle");
 
   return (
@@ -223,25 +197,15 @@ function OptionForm({ queueId, editing, onDone }: { queueId: number; editing: No
       </Typography>
       <Box sx={{ display: "flex", gap: 1.5, flexWrap: { xs: "wrap", sm: "nowrap" } }}>
         <TextField
-          {...register("option")}
+          {...form.field("option", t("queues.options.form.optionHelp"))}
           size="small"
           label={t("queues.options.form.option")}
           sx={{ width: { xs: "100%", sm: 140 }, flexShrink: 0 }}
-          error={!!errors.option}
-          helperText={translateQueueValidation(errors.option?.message) ?? t("queues.options.form.optionHelp")}
           slotProps={{ htmlInput: { inputMode: "numeric", maxLength: 3 } }}
         />
-        <TextField
-          {...register("title")}
-          size="small"
-          label={t("queues.options.form.title")}
-          autoFocus
-          fullWidth
-          error={!!errors.title}
-          helperText={translateQueueValidation(errors.title?.message)}
-        />
+        <TextField {...form.field("title")} size="small" label={t("queues.options.form.title")} autoFocus fullWidth />
       </Box>
-      <TextField {...register("message")} size="small" label={t("queues.options.form.message")} multiline minRows={2} maxRows={6} fullWidth helperText={t("queues.options.form.messageHelp")} />
+      <TextField {...form.register("message")} size="small" label={t("queues.options.form.message")} multiline minRows={2} maxRows={6} fullWidth helperText={t("queues.options.form.messageHelp")} />
       <Box sx={{ display: "flex", justifyContent: "flex-end", gap: 1 }}>
         <Button onClick={onDone} color="inherit" disabled={busy}>
           {t("common.cancel")}

@@ -2,6 +2,7 @@ import type { QueueCreateBody, QueueDTO, QueueEvent, QueueOptionCreateBody, Queu
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../api/client";
 import { queryKeys } from "../../api/queryKeys";
+import { useDeleteRecord, useSaveRecord } from "../../components/list/recordMutations";
 import { useSocketEvent } from "../../api/SocketProvider";
 import { queueKeys } from "./queryKeys";
 import { patchQueuesCache } from "./queuesCache";
@@ -14,22 +15,10 @@ export function useQueues() {
   });
 }
 
-export function useSaveQueue(queueId: number | undefined) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: QueueCreateBody | QueueUpdateBody) =>
-      queueId ? api.put<QueueDTO>(`/queue/${queueId}`, body) : api.post<QueueDTO>("/queue", body),
-    onSuccess: (queue) => patchQueuesCache(queryClient, { action: queueId ? "update" : "create", queue }),
-  });
-}
+export const useSaveQueue = (queueId: number | undefined) =>
+  useSaveRecord<QueueCreateBody | QueueUpdateBody, QueueDTO>("/queue", queueId, (queryClient, queue, action) => patchQueuesCache(queryClient, { action, queue }));
 
-export function useDeleteQueue() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (queueId: number) => api.delete(`/queue/${queueId}`),
-    onSuccess: (_data, queueId) => patchQueuesCache(queryClient, { action: "delete", queueId }),
-  });
-}
+export const useDeleteQueue = () => useDeleteRecord("/queue", (queryClient, queueId) => patchQueuesCache(queryClient, { action: "delete", queueId }));
 
 /** Keeps the cached queue list in step with the `queue` socket event. */
 export function useQueueRealtime(): void {

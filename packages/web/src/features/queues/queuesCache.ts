@@ -1,6 +1,7 @@
 import type { QueueDTO, QueueEvent } from "@balcao/shared";
 import type { QueryClient } from "@tanstack/react-query";
 import { queryKeys } from "../../api/queryKeys";
+import { removeById, upsertSorted } from "../../components/list/listCache";
 import { queueKeys } from "./queryKeys";
 
 /** The server's menu order (docs/api.md): orderQueue ascending, empty last, then creation. */
@@ -14,15 +15,6 @@ export function compareQueues(a: QueueDTO, b: QueueDTO): number {
   return a.id - b.id;
 }
 
-/** Replaces the queue where it is listed, or adds it in menu order. */
-export function upsertQueue(list: QueueDTO[], queue: QueueDTO): QueueDTO[] {
-  const present = list.some((q) => q.id === queue.id);
-  const next = present ? list.map((q) => (q.id === queue.id ? { ...q, ...queue } : q)) : [...list, queue];
-  return [...next].sort(compareQueues);
-}
-
-export const removeQueue = (list: QueueDTO[], queueId: number): QueueDTO[] => list.filter((q) => q.id !== queueId);
-
 /**
  * Applies a `queue` socket event (or a mutation's result) to the cached company queue list, which the
  * tickets filter and the user modal read too. A deleted queue also drops its cached option tree.
@@ -30,7 +22,7 @@ export const removeQueue = (list: QueueDTO[], queueId: number): QueueDTO[] => li
 export function patchQueuesCache(queryClient: QueryClient, event: QueueEvent): void {
   queryClient.setQueryData<QueueDTO[]>(queryKeys.queues, (old) => {
     if (!Array.isArray(old)) return old;
-    return event.action === "delete" ? removeQueue(old, event.queueId) : upsertQueue(old, event.queue);
+    return event.action === "delete" ? removeById(old, event.queueId) : upsertSorted(old, event.queue, compareQueues);
   });
   if (event.action === "delete") queryClient.removeQueries({ queryKey: queueKeys.options(event.queueId) });
 }

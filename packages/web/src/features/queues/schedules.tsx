@@ -1,8 +1,9 @@
 import { DUPLICATED_WEEKDAY, INVALID_OPTION, INVALID_TIME, WEEKDAY_LABELS, WEEKDAYS_EN, type WeeklySlotDTO } from "@balcao/shared";
 import { Box, TextField, Typography } from "@mui/material";
-import { Controller, type Control, type FieldErrors } from "react-hook-form";
+import type { UseFormRegisterReturn } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import i18n from "../../app/i18n";
+import type { FieldErrorProps } from "../../components/form/useZodForm";
 import { translateValidation } from "../../components/toastError";
 
 /** Keeps only digits (at most 4) and shows them as HH:mm while typing (spec §5: times as HH:MM, 4 digits). */
@@ -32,18 +33,18 @@ export function translateQueueValidation(message: string | undefined): string | 
   return key ? i18n.t(key) : translateValidation(message);
 }
 
-export interface ScheduleFormValues {
-  schedules: WeeklySlotDTO[];
-}
+export type TimeField = "startTime" | "endTime";
 
 interface WeeklyScheduleFieldsProps {
-  control: Control<ScheduleFormValues>;
-  errors?: FieldErrors<ScheduleFormValues>["schedules"];
+  /** The form's binding of one time input: `(day, field) => form.field(\`schedules.${day}.${field}\`)`. */
+  timeField: (day: number, field: TimeField) => UseFormRegisterReturn & FieldErrorProps;
+  /** A message about the week as a whole (e.g. a repeated weekday). */
+  weekError?: string;
   disabled?: boolean;
 }
 
 /** Seven rows Monday→Sunday with masked start/end times (queue and company opening hours alike). */
-export function WeeklyScheduleFields({ control, errors, disabled }: WeeklyScheduleFieldsProps) {
+export function WeeklyScheduleFields({ timeField, weekError, disabled }: WeeklyScheduleFieldsProps) {
   const { t } = useTranslation();
   return (
     <Box sx={{ display: "flex", flexDirection: "column", gap: 1.5 }}>
@@ -52,39 +53,34 @@ export function WeeklyScheduleFields({ control, errors, disabled }: WeeklySchedu
       </Typography>
       {WEEKDAYS_EN.map((weekdayEn, index) => {
         const day = t(`schedulesEditor.weekdays.${weekdayEn}`);
-        const rowErrors = Array.isArray(errors) ? errors[index] : undefined;
         return (
           <Box key={weekdayEn} role="group" aria-label={day} sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "160px 1fr 1fr" }, gap: 1.5, alignItems: "start" }}>
             <Typography sx={{ pt: { sm: 1 } }}>{day}</Typography>
-            {(["startTime", "endTime"] as const).map((field) => (
-              <Controller
-                key={field}
-                name={`schedules.${index}.${field}`}
-                control={control}
-                render={({ field: f }) => (
-                  <TextField
-                    size="small"
-                    label={t(`schedulesEditor.${field}`)}
-                    placeholder="HH:mm"
-                    value={f.value ?? ""}
-                    onChange={(e) => f.onChange(maskTime(e.target.value))}
-                    onBlur={f.onBlur}
-                    inputRef={f.ref}
-                    name={f.name}
-                    disabled={disabled}
-                    error={!!rowErrors?.[field]}
-                    helperText={translateQueueValidation(rowErrors?.[field]?.message)}
-                    slotProps={{ htmlInput: { inputMode: "numeric", maxLength: 5, "aria-label": `${day} — ${t(`schedulesEditor.${field}`)}` } }}
-                  />
-                )}
-              />
-            ))}
+            {(["startTime", "endTime"] as const).map((field) => {
+              const { onChange, ...input } = timeField(index, field);
+              return (
+                <TextField
+                  key={field}
+                  {...input}
+                  onChange={(event) => {
+                    // Masked in place: the form reads the value from the input it registered.
+                    event.target.value = maskTime(event.target.value);
+                    return onChange(event);
+                  }}
+                  size="small"
+                  label={t(`schedulesEditor.${field}`)}
+                  placeholder="HH:mm"
+                  disabled={disabled}
+                  slotProps={{ htmlInput: { inputMode: "numeric", maxLength: 5, "aria-label": `${day} — ${t(`schedulesEditor.${field}`)}` } }}
+                />
+              );
+            })}
           </Box>
         );
       })}
-      {errors && !Array.isArray(errors) && errors.message && (
+      {weekError && (
         <Typography color="error" variant="body2" role="alert">
-          {translateQueueValidation(errors.message)}
+          {weekError}
         </Typography>
       )}
     </Box>

@@ -1,18 +1,10 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { act } from "react";
 import { describe, expect, it } from "vitest";
-import type { AppSocket } from "../../api/socket";
-import { SocketContext } from "../../api/SocketProvider";
+import { renderWithSocket } from "../connections/testSocket";
 import { fakeSession, jsonResponse, makeUser, mockFetch, renderPage } from "../../test/utils";
 import { quick } from "./fixtures";
 import QuickMessagesPage from "./QuickMessagesPage";
-
-function fakeSocket() {
-  const handlers = new Map<string, (payload: unknown) => void>();
-  const socket = { on: (e: string, fn: (p: unknown) => void) => handlers.set(e, fn), off: (e: string) => handlers.delete(e) };
-  return { socket: socket as unknown as AppSocket, emit: (e: string, p: unknown) => act(() => handlers.get(e)?.(p)) };
-}
 
 describe("QuickMessagesPage", () => {
   it("lists shortcode and message, edit/delete only for the author or an admin, follows `quickmessage` events", async () => {
@@ -22,13 +14,7 @@ describe("QuickMessagesPage", () => {
       "GET /api/quick-messages": () => jsonResponse(200, { records: [mine, theirs], hasMore: false }),
       "DELETE /api/quick-messages/1": () => jsonResponse(204),
     });
-    const { socket, emit } = fakeSocket();
-    renderPage(
-      <SocketContext.Provider value={socket}>
-        <QuickMessagesPage />
-      </SocketContext.Provider>,
-      { session: fakeSession(makeUser({ id: 2, profile: "user" })), path: "/quick-messages" },
-    );
+    const { emit } = renderWithSocket(<QuickMessagesPage />, { session: fakeSession(makeUser({ id: 2, profile: "user" })), path: "/quick-messages" });
     const table = await screen.findByRole("table", { name: "Respostas rápidas" });
     expect(await within(table).findByText("/oi")).toBeInTheDocument();
     expect(within(table).getByText("Até logo!")).toBeInTheDocument();

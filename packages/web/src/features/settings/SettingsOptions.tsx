@@ -1,4 +1,4 @@
-import { DEFAULT_COMPANY_SETTINGS, SETTING_VALUES } from "@balcao/shared";
+import { DEFAULT_COMPANY_SETTINGS, isSuper, SETTING_VALUES } from "@balcao/shared";
 import { Box, CircularProgress, InputAdornment, MenuItem, TextField } from "@mui/material";
 import { enqueueSnackbar } from "notistack";
 import { useState } from "react";
@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { EmptyState } from "../../components/EmptyState";
 import { LoadingState } from "../../components/LoadingState";
 import { toastError } from "../../components/toastError";
+import { useSession } from "../auth/SessionProvider";
 import { useSettings, useUpdateSetting } from "./api";
 
 /** The options of spec §9 in the order the product shows them. `allTicket` belongs to each user (user modal). */
@@ -15,6 +16,9 @@ export type OptionKey = (typeof OPTION_KEYS)[number];
 /** Options tab: one select per setting, each change saved at once with PUT /settings/:key. */
 export function SettingsOptions() {
   const { t } = useTranslation();
+  const { user } = useSession();
+  // userCreation opens or closes public sign-up, read from the platform company: a super user's setting.
+  const keys = OPTION_KEYS.filter((key) => key !== "userCreation" || isSuper(user));
   const settings = useSettings();
   const update = useUpdateSetting();
   const [saving, setSaving] = useState<{ key: string; value: string } | null>(null);
@@ -42,7 +46,7 @@ export function SettingsOptions() {
 
   return (
     <Box sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", md: "1fr 1fr" }, gap: 2.5, py: 1 }}>
-      {OPTION_KEYS.map((key) => {
+      {keys.map((key) => {
         const busy = saving?.key === key;
         return (
           <TextField

@@ -18,16 +18,16 @@ describe("SettingsPage tabs", () => {
     expect(tabNames()).toEqual(["Opções"]);
   });
 
-  it("adds Horários when scheduleType is 'company' and the super-only placeholders for super users", async () => {
+  it("adds Horários when scheduleType is 'company' and the Empresas, Planos and Ajuda tabs for super users", async () => {
     mockFetch({
       "GET /api/settings": () => jsonResponse(200, settingsWith({ scheduleType: "company" })),
       "GET /api/companies/10/schedules": () => jsonResponse(200, { companyId: 10, schedules: [] }),
+      "GET /api/plans/all": () => jsonResponse(200, [{ id: 1, name: "Básico", users: 3, connections: 1, queues: 3, value: 49.9, companiesCount: 2 }]),
     });
     renderPage(<SettingsPage />, { session: fakeSession(makeUser({ companyId: 10, super: true })), path: "/settings" });
     await waitFor(() => expect(tabNames()).toEqual(["Opções", "Horários", "Empresas", "Planos", "Ajuda"]));
     await userEvent.click(screen.getByRole("tab", { name: "Planos" }));
-    expect(screen.getByRole("tabpanel")).toHaveTextContent("Em breve");
-    expect(screen.getByRole("tabpanel")).toHaveTextContent("A aba Planos chega em breve.");
+    expect(await within(screen.getByRole("tabpanel")).findByText("Básico")).toBeInTheDocument();
   });
 
   it("is for admins only", () => {
@@ -50,11 +50,18 @@ describe("SettingsPage options", () => {
       ["Enviar saudação ao aceitar o atendimento", "Desabilitado"],
       ["Enviar mensagem de transferência de fila/atendente", "Desabilitado"],
       ["Tipo do chatbot", "Texto"],
-      ["Criação de usuários", "Desabilitado"],
     ];
     for (const [label, value] of expected) expect(await screen.findByRole("combobox", { name: label })).toHaveTextContent(value);
+    // userCreation opens or closes public sign-up (the platform company's value): super users only.
+    expect(screen.queryByRole("combobox", { name: "Criação de usuários" })).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole("combobox", { name: "Gerenciamento de expediente" }));
     expect((await screen.findAllByRole("option")).map((o) => o.textContent)).toEqual(["Desabilitado", "Fila", "Empresa"]);
+  });
+
+  it("shows userCreation (public sign-up) to super users", async () => {
+    mockFetch({ "GET /api/settings": () => jsonResponse(200, settingsWith({ userCreation: "enabled" })) });
+    renderPage(<SettingsPage />, { session: fakeSession(makeUser({ super: true })), path: "/settings" });
+    expect(await screen.findByRole("combobox", { name: "Criação de usuários" })).toHaveTextContent("Habilitado");
   });
 
   it("saves a change at once with PUT /settings/:key, toasts, and then shows Horários", async () => {

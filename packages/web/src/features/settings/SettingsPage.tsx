@@ -1,12 +1,14 @@
 import { isAdmin, isSuper } from "@balcao/shared";
 import { Box, Paper, Tab, Tabs } from "@mui/material";
-import ConstructionOutlined from "@mui/icons-material/ConstructionOutlined";
 import LockOutlined from "@mui/icons-material/LockOutlined";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { EmptyState } from "../../components/EmptyState";
 import { PageHeader } from "../../components/PageHeader";
 import { useSession } from "../auth/SessionProvider";
+import { CompaniesTab } from "../companies/CompaniesTab";
+import { HelpsTab } from "../helps/HelpsTab";
+import { PlansTab } from "../plans/PlansTab";
 import { useSetting } from "./api";
 import { CompanySchedules } from "./CompanySchedules";
 import { SettingsOptions } from "./SettingsOptions";
@@ -15,7 +17,7 @@ type TabKey = "options" | "schedules" | "companies" | "plans" | "helps";
 
 /**
  * Settings /settings (spec §2, admin): tab Options; tab Horários only when the loaded scheduleType is
- * 'company'; tabs Empresas, Planos and Ajuda for super users (filled in by a later issue).
+ * 'company'; tabs Empresas, Planos and Ajuda for super users.
  */
 export default function SettingsPage() {
   const { t } = useTranslation();
@@ -57,13 +59,9 @@ export default function SettingsPage() {
         <Box role="tabpanel" id={`settings-tabpanel-${active}`} aria-labelledby={`settings-tab-${active}`} sx={{ p: 2 }}>
           {active === "options" && <SettingsOptions />}
           {active === "schedules" && <CompanySchedules companyId={user.companyId} />}
-          {(active === "companies" || active === "plans" || active === "helps") && (
-            <EmptyState
-              icon={<ConstructionOutlined sx={{ fontSize: 48 }} />}
-              title={t("common.comingSoon")}
-              description={t("settings.comingSoon", { tab: t(`settings.tabs.${active}`) })}
-            />
-          )}
+          {active === "companies" && <CompaniesTab />}
+          {active === "plans" && <PlansTab />}
+          {active === "helps" && <HelpsTab />}
         </Box>
       </Paper>
     </Box>

@@ -1,65 +1,41 @@
 import { simulatorPhoneBody, type SimulatorPhoneDTO } from "@balcao/shared";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { Avatar, Box, Button, CircularProgress, List, ListItemAvatar, ListItemButton, ListItemText, TextField, Typography } from "@mui/material";
 import PersonAdd from "@mui/icons-material/PersonAddAlt";
-import { useForm, type Resolver } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../api/client";
-import { errorText, toastError } from "../../components/toastError";
+import { useZodForm } from "../../components/form/useZodForm";
 import type { SimulatorActions } from "./api";
 import { previewOf } from "./simulatorMessages";
-
-interface AddPhoneValues {
-  number: string;
-  name: string;
-}
 
 /** Adds a customer phone (number + name) to the simulated address book. */
 export function AddPhoneForm({ actions, onAdded, disabled }: { actions: SimulatorActions; onAdded: (number: string) => void; disabled?: boolean }) {
   const { t } = useTranslation();
-  const {
-    register,
-    handleSubmit,
-    reset,
-    setError,
-    formState: { errors },
-  } = useForm<AddPhoneValues>({
-    resolver: zodResolver(simulatorPhoneBody) as unknown as Resolver<AddPhoneValues>,
+  const form = useZodForm(simulatorPhoneBody, {
     defaultValues: { number: "", name: "" },
+    translate: (message) => (message === "Invalid number" ? t("simulator.validation.invalidNumber") : message === "Required" ? t("simulator.validation.required") : message),
   });
 
-  const fieldError = (message: string | undefined) =>
-    message === "Invalid number" ? t("simulator.validation.invalidNumber") : message === "Required" ? t("simulator.validation.required") : message;
-
-  const onSubmit = handleSubmit(async (values) => {
-    try {
-      const phone = await actions.addPhone.mutateAsync({ number: values.number, name: values.name.trim() || undefined });
-      reset();
-      onAdded(phone.number);
-    } catch (err) {
-      if (err instanceof ApiError && err.code === "ERR_WAPP_INVALID_CONTACT") setError("number", { message: errorText(err) });
-      else toastError(err);
-    }
-  });
+  const onSubmit = form.submit(async (values) => {
+    const phone = await actions.addPhone.mutateAsync({ number: values.number, name: values.name || undefined });
+    form.reset();
+    onAdded(phone.number);
+  }, { codeFields: { ERR_WAPP_INVALID_CONTACT: "number" } });
 
   const busy = actions.addPhone.isPending;
   return (
-    <Box component="form" noValidate onSubmit={onSubmit} aria-label={t("simulator.phones.addTitle")} sx={{ display: "flex", flexDirection: "column", gap: 1, p: 1.5 }}>
+    <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)} aria-label={t("simulator.phones.addTitle")} sx={{ display: "flex", flexDirection: "column", gap: 1, p: 1.5 }}>
       <Typography variant="subtitle2" component="h3">
         {t("simulator.phones.addTitle")}
       </Typography>
       <TextField
-        {...register("number")}
+        {...form.field("number", t("simulator.phones.numberHelp"))}
         size="small"
         label={t("simulator.phones.number")}
         placeholder="5511987654321"
         required
         disabled={disabled}
-        error={!!errors.number}
-        helperText={fieldError(errors.number?.message) ?? t("simulator.phones.numberHelp")}
         slotProps={{ htmlInput: { inputMode: "tel", autoComplete: "off" } }}
       />
-      <TextField {...register("name")} size="small" label={t("simulator.phones.name")} disabled={disabled} error={!!errors.name} helperText={fieldError(errors.name?.message)} slotProps={{ htmlInput: { maxLength: 100 } }} />
+      <TextField {...form.field("name")} size="small" label={t("simulator.phones.name")} disabled={disabled} slotProps={{ htmlInput: { maxLength: 100 } }} />
       <Button type="submit" variant="outlined" disabled={disabled || busy} startIcon={busy ? <CircularProgress size={16} color="inherit" /> : <PersonAdd />}>
         {t("simulator.phones.add")}
       </Button>

@@ -3,6 +3,7 @@ import { Box, Button, Checkbox, CircularProgress, Dialog, DialogActions, DialogC
 import { useState, type FormEvent } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { DialogForm, FormDialog } from "../../components/form/FormDialog";
 import type { MediaKind } from "./simulatorMessages";
 
 interface DialogProps<T> {
@@ -37,44 +38,33 @@ export function LocationDialog({ open, busy, onClose, onSubmit }: DialogProps<Lo
     onSubmit({ latitude: Number(values.latitude.replace(",", ".")), longitude: Number(values.longitude.replace(",", ".")), description: values.description.trim() }),
   );
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth aria-labelledby="simulator-location-title">
-      <DialogTitle id="simulator-location-title">{t("simulator.location.title")}</DialogTitle>
-      <Box component="form" noValidate onSubmit={submit}>
-        <DialogContent sx={{ display: "flex", flexDirection: "column", gap: 2 }}>
-          <TextField
-            {...register("latitude", coordinate(-90, 90, t("simulator.validation.latitude")))}
-            label={t("simulator.location.latitude")}
-            autoFocus
-            required
-            error={!!errors.latitude}
-            helperText={errors.latitude?.message}
-            slotProps={{ htmlInput: { inputMode: "decimal" } }}
-          />
-          <TextField
-            {...register("longitude", coordinate(-180, 180, t("simulator.validation.longitude")))}
-            label={t("simulator.location.longitude")}
-            required
-            error={!!errors.longitude}
-            helperText={errors.longitude?.message}
-            slotProps={{ htmlInput: { inputMode: "decimal" } }}
-          />
-          <TextField
-            {...register("description", { maxLength: { value: 500, message: t("simulator.validation.tooLong") } })}
-            label={t("simulator.location.description")}
-            error={!!errors.description}
-            helperText={errors.description?.message}
-          />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} color="inherit" disabled={busy}>
-            {t("common.cancel")}
-          </Button>
-          <Button type="submit" variant="contained" disabled={busy} startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}>
-            {t("simulator.chat.send")}
-          </Button>
-        </DialogActions>
-      </Box>
-    </Dialog>
+    <FormDialog open={open} onClose={onClose} maxWidth="xs" title={t("simulator.location.title")}>
+      <DialogForm onSubmit={submit} onCancel={onClose} busy={busy} submitLabel={t("simulator.chat.send")}>
+        <TextField
+          {...register("latitude", coordinate(-90, 90, t("simulator.validation.latitude")))}
+          label={t("simulator.location.latitude")}
+          autoFocus
+          required
+          error={!!errors.latitude}
+          helperText={errors.latitude?.message}
+          slotProps={{ htmlInput: { inputMode: "decimal" } }}
+        />
+        <TextField
+          {...register("longitude", coordinate(-180, 180, t("simulator.validation.longitude")))}
+          label={t("simulator.location.longitude")}
+          required
+          error={!!errors.longitude}
+          helperText={errors.longitude?.message}
+          slotProps={{ htmlInput: { inputMode: "decimal" } }}
+        />
+        <TextField
+          {...register("description", { maxLength: { value: 500, message: t("simulator.validation.tooLong") } })}
+          label={t("simulator.location.description")}
+          error={!!errors.description}
+          helperText={errors.description?.message}
+        />
+      </DialogForm>
+    </FormDialog>
   );
 }
 
@@ -93,40 +83,29 @@ export function VcardDialog({ open, busy, onClose, onSubmit }: DialogProps<Vcard
   } = useForm<VcardValues>({ defaultValues: { contactName: "", contactNumber: "" } });
   const submit = handleSubmit((values) => onSubmit({ contactName: values.contactName.trim(), contactNumber: simulatorPhoneField.parse(values.contactNumber) }));
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth aria-labelledby="simulator-vcard-title">
-      <DialogTitle id="simulator-vcard-title">{t("simulator.vcard.title")}</DialogTitle>
-      <Box component="form" noValidate onSubmit={submit}>
-        <DialogContent sx={{ display: "flex", flexDirection: "column", gap: 2 }}>
-          <TextField
-            {...register("contactName", {
-              validate: (v) => (v.trim() ? true : t("simulator.validation.required")),
-              maxLength: { value: 100, message: t("simulator.validation.tooLong") },
-            })}
-            label={t("simulator.vcard.name")}
-            autoFocus
-            required
-            error={!!errors.contactName}
-            helperText={errors.contactName?.message}
-          />
-          <TextField
-            {...register("contactNumber", { validate: (v) => simulatorPhoneField.safeParse(v).success || t("simulator.validation.invalidNumber") })}
-            label={t("simulator.vcard.number")}
-            required
-            error={!!errors.contactNumber}
-            helperText={errors.contactNumber?.message ?? t("simulator.phones.numberHelp")}
-            slotProps={{ htmlInput: { inputMode: "tel" } }}
-          />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose} color="inherit" disabled={busy}>
-            {t("common.cancel")}
-          </Button>
-          <Button type="submit" variant="contained" disabled={busy} startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}>
-            {t("simulator.chat.send")}
-          </Button>
-        </DialogActions>
-      </Box>
-    </Dialog>
+    <FormDialog open={open} onClose={onClose} maxWidth="xs" title={t("simulator.vcard.title")}>
+      <DialogForm onSubmit={submit} onCancel={onClose} busy={busy} submitLabel={t("simulator.chat.send")}>
+        <TextField
+          {...register("contactName", {
+            validate: (v) => (v.trim() ? true : t("simulator.validation.required")),
+            maxLength: { value: 100, message: t("simulator.validation.tooLong") },
+          })}
+          label={t("simulator.vcard.name")}
+          autoFocus
+          required
+          error={!!errors.contactName}
+          helperText={errors.contactName?.message}
+        />
+        <TextField
+          {...register("contactNumber", { validate: (v) => simulatorPhoneField.safeParse(v).success || t("simulator.validation.invalidNumber") })}
+          label={t("simulator.vcard.number")}
+          required
+          error={!!errors.contactNumber}
+          helperText={errors.contactNumber?.message ?? t("simulator.phones.numberHelp")}
+          slotProps={{ htmlInput: { inputMode: "tel" } }}
+        />
+      </DialogForm>
+    </FormDialog>
   );
 }
 

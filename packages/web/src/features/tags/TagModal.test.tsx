@@ -19,7 +19,7 @@ const tag = (overrides: Partial<TagDTO> = {}): TagDTO => ({
 });
 
 describe("TagModal", () => {
-  it("shows the Kanban switch to admins (and a supervisor profile), never to attendants", () => {
+  it("shows the Kanban switch to admins and supervisors, never to attendants", () => {
     expect(canToggleKanban(makeUser({ profile: "admin" }))).toBe(true);
     expect(canToggleKanban({ profile: "supervisor" })).toBe(true);
     expect(canToggleKanban(makeUser({ profile: "user" }))).toBe(false);
@@ -31,8 +31,12 @@ describe("TagModal", () => {
     expect(screen.queryByRole("switch", { name: "Kanban" })).not.toBeInTheDocument();
     unmount();
 
-    renderPage(<TagModal open onClose={() => {}} />, { session: fakeSession(makeUser({ profile: "admin" })) });
+    const admin = renderPage(<TagModal open onClose={() => {}} />, { session: fakeSession(makeUser({ profile: "admin" })) });
     expect(screen.getByRole("switch", { name: "Kanban" })).not.toBeChecked();
+    admin.unmount();
+
+    renderPage(<TagModal open onClose={() => {}} />, { session: fakeSession(makeUser({ profile: "supervisor" })) });
+    expect(screen.getByRole("switch", { name: "Kanban" })).toBeInTheDocument();
   });
 
   it("validates the name with the spec's texts and creates with colour and kanban", async () => {

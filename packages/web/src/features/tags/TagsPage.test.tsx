@@ -1,10 +1,8 @@
 import type { TagDTO } from "@balcao/shared";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { act } from "react";
 import { describe, expect, it } from "vitest";
-import type { AppSocket } from "../../api/socket";
-import { SocketContext } from "../../api/SocketProvider";
+import { renderWithSocket } from "../connections/testSocket";
 import { fakeSession, jsonResponse, makeUser, mockFetch, renderPage } from "../../test/utils";
 import TagsPage from "./TagsPage";
 
@@ -20,25 +18,13 @@ const tag = (id: number, name: string, ticketsCount = 0): TagDTO => ({
   ticketsCount,
 });
 
-function fakeSocket() {
-  const handlers = new Map<string, (payload: unknown) => void>();
-  const socket = { on: (e: string, fn: (p: unknown) => void) => handlers.set(e, fn), off: (e: string) => handlers.delete(e) };
-  return { socket: socket as unknown as AppSocket, emit: (e: string, p: unknown) => act(() => handlers.get(e)?.(p)) };
-}
-
 describe("TagsPage", () => {
   it("shows chips with ticket counts, follows `tag` events and deletes after confirmation (admin)", async () => {
     const { calls } = mockFetch({
       "GET /api/tags/": () => jsonResponse(200, { tags: [tag(1, "Urgente", 3), tag(2, "VIP", 12)], hasMore: false }),
       "DELETE /api/tags/1": () => jsonResponse(204),
     });
-    const { socket, emit } = fakeSocket();
-    renderPage(
-      <SocketContext.Provider value={socket}>
-        <TagsPage />
-      </SocketContext.Provider>,
-      { session: fakeSession(makeUser({ profile: "admin" })), path: "/tags" },
-    );
+    const { emit } = renderWithSocket(<TagsPage />, { session: fakeSession(makeUser({ profile: "admin" })), path: "/tags" });
     const row = (await screen.findByText("VIP")).closest("tr")!;
     expect(within(row).getByTestId("tag-tickets-count")).toHaveTextContent("12");
 

@@ -1,34 +1,19 @@
 import type { TagCreateBody, TagDTO, TagListResponse, TagUpdateBody } from "@balcao/shared";
-import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useSocketEvent } from "../../api/SocketProvider";
-import { api } from "../../api/client";
+import { useDeleteRecord, useSaveRecord } from "../../components/list/recordMutations";
+import { usePagedQuery } from "../../components/list/useListData";
 import { tagKeys } from "./queryKeys";
 import { patchTagsCache, type TagEvent } from "./tagsCache";
 
 export function useTagsList(searchParam: string) {
-  return useInfiniteQuery({
-    queryKey: tagKeys.list(searchParam),
-    queryFn: ({ pageParam, signal }) => api.get<TagListResponse>("/tags/", { searchParam, pageNumber: pageParam }, { signal }),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-  });
+  return usePagedQuery<TagListResponse>(tagKeys.list(searchParam), "/tags/", searchParam);
 }
 
-export function useSaveTag(tagId: number | undefined) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: TagCreateBody | TagUpdateBody) => (tagId ? api.put<TagDTO>(`/tags/${tagId}`, body) : api.post<TagDTO>("/tags", body)),
-    onSuccess: (tag) => patchTagsCache(queryClient, { action: tagId ? "update" : "create", tag }),
-  });
-}
+export const useSaveTag = (tagId: number | undefined) =>
+  useSaveRecord<TagCreateBody | TagUpdateBody, TagDTO>("/tags", tagId, (queryClient, tag, action) => patchTagsCache(queryClient, { action, tag }));
 
-export function useDeleteTag() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (tagId: number) => api.delete(`/tags/${tagId}`),
-    onSuccess: (_data, tagId) => patchTagsCache(queryClient, { action: "delete", tagId }),
-  });
-}
+export const useDeleteTag = () => useDeleteRecord("/tags", (queryClient, tagId) => patchTagsCache(queryClient, { action: "delete", tagId }));
 
 /** Keeps cached tag lists in step with the `tag` socket event. */
 export function useTagsRealtime(): void {

@@ -1,8 +1,10 @@
 import { isAdmin, type ContactDTO } from "@balcao/shared";
-import { Autocomplete, Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, TextField } from "@mui/material";
-import { useState, type FormEvent } from "react";
+import { Autocomplete, CircularProgress, MenuItem, TextField } from "@mui/material";
+import { useState, type BaseSyntheticEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
+import { DialogForm, FormDialog } from "../../components/form/FormDialog";
+import { serverFieldError } from "../../components/form/serverErrors";
 import { toastError } from "../../components/toastError";
 import { useDebouncedValue } from "../../hooks/useDebouncedValue";
 import { useSession } from "../auth/SessionProvider";
@@ -20,10 +22,9 @@ interface NewTicketModalProps {
 export function NewTicketModal({ open, onClose }: NewTicketModalProps) {
   const { t } = useTranslation();
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth aria-labelledby="new-ticket-title">
-      <DialogTitle id="new-ticket-title">{t("tickets.newTicket.title")}</DialogTitle>
-      {open && <NewTicketForm onClose={onClose} />}
-    </Dialog>
+    <FormDialog open={open} onClose={onClose} maxWidth="xs" title={t("tickets.newTicket.title")}>
+      <NewTicketForm onClose={onClose} />
+    </FormDialog>
   );
 }
 
@@ -39,6 +40,7 @@ function NewTicketForm({ onClose }: { onClose: () => void }) {
   const [contact, setContact] = useState<ContactDTO | null>(null);
   const [queueId, setQueueId] = useState<number | "">(() => (queues.length === 1 ? queues[0].id : ""));
   const [queueError, setQueueError] = useState<string | undefined>();
+  const [contactError, setContactError] = useState<string | undefined>();
   const create = useCreateTicket();
 
   const tooShort = input.trim().length < CONTACT_SEARCH_MIN;
@@ -48,8 +50,8 @@ function NewTicketForm({ onClose }: { onClose: () => void }) {
       ? t("tickets.newTicket.searchUnavailable")
       : t("tickets.newTicket.noContacts");
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
+  const submit = async (e?: BaseSyntheticEvent) => {
+    e?.preventDefault();
     if (!contact) return;
     if (!admin && queueId === "") {
       setQueueError(t("tickets.newTicket.selectQueue"));
@@ -60,76 +62,74 @@ function NewTicketForm({ onClose }: { onClose: () => void }) {
       onClose();
       navigate(`/tickets/${ticket.uuid}`);
     } catch (err) {
+      const failed = serverFieldError(err, { ERR_OTHER_OPEN_TICKET: "contact", contactId: "contact", ERR_QUEUE_REQUIRED: "queue", queueId: "queue" });
+      if (failed?.field === "contact") setContactError(failed.message);
+      if (failed?.field === "queue") setQueueError(failed.message);
       toastError(err);
     }
   };
 
   return (
-    <Box component="form" noValidate onSubmit={(e) => void submit(e)}>
-      <DialogContent dividers sx={{ display: "flex", flexDirection: "column", gap: 2 }}>
-        <Autocomplete
-          options={tooShort ? [] : (contacts.data ?? [])}
-          value={contact}
-          onChange={(_e, value) => setContact(value)}
-          inputValue={input}
-          onInputChange={(_e, value) => setInput(value)}
-          getOptionLabel={(c) => `${c.name}${c.number ? ` - ${c.number}` : ""}`}
-          isOptionEqualToValue={(a, b) => a.id === b.id}
-          filterOptions={(x) => x}
-          loading={!tooShort && contacts.isFetching}
-          noOptionsText={noOptionsText}
-          renderInput={(params) => (
-            <TextField
-              {...params}
-              label={t("tickets.newTicket.contact")}
-              autoFocus
-              slotProps={{
-                ...params.slotProps,
-                input: {
-                  ...params.slotProps.input,
-                  endAdornment: (
-                    <>
-                      {!tooShort && contacts.isFetching ? <CircularProgress color="inherit" size={18} /> : null}
-                      {params.slotProps.input.endAdornment}
-                    </>
-                  ),
-                },
-              }}
-            />
-          )}
-        />
-        <TextField
-          select
-          label={t("tickets.newTicket.queue")}
-          value={queueId}
-          onChange={(e) => {
-            setQueueId(e.target.value === "" ? "" : Number(e.target.value));
-            setQueueError(undefined);
-          }}
-          error={!!queueError}
-          helperText={queueError ?? (queues.length === 0 ? t("tickets.newTicket.noQueues") : undefined)}
-          fullWidth
-        >
-          {admin && (
-            <MenuItem value="">
-              <em>{t("tickets.newTicket.noQueue")}</em>
-            </MenuItem>
-          )}
-          {queues.map((queue) => (
-            <MenuItem key={queue.id} value={queue.id}>
-              {queue.name}
-            </MenuItem>
-          ))}
-        </TextField>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} color="inherit" disabled={create.isPending}>
-          {t("common.cancel")}
-        </Button>
-        <Button type="submit" variant="contained" disabled={!contact || create.isPending} startIcon={create.isPending ? <CircularProgress size={18} color="inherit" /> : undefined}>
-          {t("tickets.newTicket.submit")}
-        </Button>
-      </DialogActions>
-    </Box>
+    <DialogForm onSubmit={submit} onCancel={onClose} busy={create.isPending} submitDisabled={!contact} submitLabel={t("tickets.newTicket.submit")}>
+      <Autocomplete
+        options={tooShort ? [] : (contacts.data ?? [])}
+        value={contact}
+        onChange={(_e, value) => {
+          setContact(value);
+          setContactError(undefined);
+        }}
+        inputValue={input}
+        onInputChange={(_e, value) => setInput(value)}
+        getOptionLabel={(c) => `${c.name}${c.number ? ` - ${c.number}` : ""}`}
+        isOptionEqualToValue={(a, b) => a.id === b.id}
+        filterOptions={(x) => x}
+        loading={!tooShort && contacts.isFetching}
+        noOptionsText={noOptionsText}
+        renderInput={(params) => (
+          <TextField
+            {...params}
+            label={t("tickets.newTicket.contact")}
+            autoFocus
+            error={!!contactError}
+            helperText={contactError}
+            slotProps={{
+              ...params.slotProps,
+              input: {
+                ...params.slotProps.input,
+                endAdornment: (
+                  <>
+                    {!tooShort && contacts.isFetching ? <CircularProgress color="inherit" size={18} /> : null}
+                    {params.slotProps.input.endAdornment}
+                  </>
+                ),
+              },
+            }}
+          />
+        )}
+      />
+      <TextField
+        select
+        label={t("tickets.newTicket.queue")}
+        value={queueId}
+        onChange={(e) => {
+          setQueueId(e.target.value === "" ? "" : Number(e.target.value));
+          setQueueError(undefined);
+        }}
+        error={!!queueError}
+        helperText={queueError ?? (queues.length === 0 ? t("tickets.newTicket.noQueues") : undefined)}
+        fullWidth
+      >
+        {admin && (
+          <MenuItem value="">
+            <em>{t("tickets.newTicket.noQueue")}</em>
+          </MenuItem>
+        )}
+        {queues.map((queue) => (
+          <MenuItem key={queue.id} value={queue.id}>
+            {queue.name}
+          </MenuItem>
+        ))}
+      </TextField>
+    </DialogForm>
   );
 }

@@ -1,5 +1,5 @@
 import { can, type TagDTO, type TicketDTO } from "@balcao/shared";
-import { Autocomplete, Avatar, Box, Button, Chip, CircularProgress, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, IconButton, ListItemButton, Menu, MenuItem, Paper, TextField, Tooltip, Typography } from "@mui/material";
+import { Autocomplete, Avatar, Box, Button, Chip, CircularProgress, IconButton, ListItemButton, Menu, MenuItem, Paper, TextField, Tooltip, Typography } from "@mui/material";
 import ArrowBack from "@mui/icons-material/ArrowBack";
 import MoreVert from "@mui/icons-material/MoreVert";
 import { useQueryClient } from "@tanstack/react-query";
@@ -10,6 +10,8 @@ import { useNavigate } from "react-router";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { toastError } from "../../components/toastError";
 import { useSession } from "../auth/SessionProvider";
+import { openTranscript } from "../dashboard/api";
+import { ScheduleModal } from "../schedules/ScheduleModal";
 import { syncTicketTags, useDeleteTicket, useTagOptions } from "./api";
 import { patchTicketsCache } from "./ticketsCache";
 import { TransferTicketModal } from "./TransferTicketModal";
@@ -58,27 +60,6 @@ export function TagsEditor({ ticket }: { ticket: TicketDTO }) {
       renderInput={(params) => <TextField {...params} variant="standard" placeholder={ticket.tags.length === 0 ? t("tickets.tags.placeholder") : ""} slotProps={{ ...params.slotProps, htmlInput: { ...params.slotProps.htmlInput, "aria-label": t("tickets.tags.label") } }} />}
       sx={{ px: 2, pb: 1 }}
     />
-  );
-}
-
-function ScheduleDialog({ open, contactId, onClose }: { open: boolean; contactId: number; onClose: () => void }) {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  return (
-    <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth aria-labelledby="schedule-title">
-      <DialogTitle id="schedule-title">{t("tickets.options.schedule")}</DialogTitle>
-      <DialogContent>
-        <DialogContentText>{t("tickets.schedule.description")}</DialogContentText>
-      </DialogContent>
-      <DialogActions>
-        <Button color="inherit" onClick={onClose}>
-          {t("common.cancel")}
-        </Button>
-        <Button variant="contained" onClick={() => navigate(`/schedules?contactId=${contactId}`)}>
-          {t("tickets.schedule.open")}
-        </Button>
-      </DialogActions>
-    </Dialog>
   );
 }
 
@@ -185,6 +166,14 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: TicketHeaderProp
         >
           {t("tickets.options.transfer")}
         </MenuItem>
+        <MenuItem
+          onClick={() => {
+            setMenuAnchor(null);
+            openTranscript(ticket.id).catch(toastError);
+          }}
+        >
+          {t("transcript.menu")}
+        </MenuItem>
         {can(user, "ticket-options:deleteTicket") && (
           <MenuItem
             onClick={() => {
@@ -198,7 +187,12 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: TicketHeaderProp
         )}
       </Menu>
       <TransferTicketModal open={transferOpen} ticket={ticket} onClose={() => setTransferOpen(false)} />
-      <ScheduleDialog open={scheduleOpen} contactId={ticket.contactId} onClose={() => setScheduleOpen(false)} />
+      <ScheduleModal
+        open={scheduleOpen}
+        contact={{ id: ticket.contact.id, name: ticket.contact.name, number: ticket.contact.number }}
+        ticketId={ticket.id}
+        onClose={() => setScheduleOpen(false)}
+      />
       <ConfirmationDialog
         open={deleteOpen}
         title={t("tickets.confirmDelete.title", { id: ticket.id })}

@@ -1,11 +1,12 @@
 import { can, type TicketDTO } from "@balcao/shared";
-import { Autocomplete, Badge, Box, Button, Checkbox, Chip, FormControlLabel, InputAdornment, ListItemText, MenuItem, Paper, Select, Switch, Tab, Tabs, TextField, Tooltip } from "@mui/material";
+import { Autocomplete, Badge, Box, Button, Checkbox, Chip, FormControlLabel, ListItemText, MenuItem, Paper, Select, Switch, Tab, Tabs, TextField, Tooltip } from "@mui/material";
 import AddCircleOutline from "@mui/icons-material/AddCircleOutlineOutlined";
 import CheckBoxOutlined from "@mui/icons-material/CheckBoxOutlined";
 import MoveToInbox from "@mui/icons-material/MoveToInbox";
 import Search from "@mui/icons-material/Search";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { SearchField } from "../../components/SearchField";
 import { useDebouncedValue } from "../../hooks/useDebouncedValue";
 import { useSession } from "../auth/SessionProvider";
 import { useQueueChoices, useTagOptions, useTicketsList, useUserOptions } from "./api";
@@ -59,25 +60,7 @@ export function TicketsManager({ selectedUuid, onSpy }: { selectedUuid?: string;
 
       <Box sx={{ display: "flex", alignItems: "center", flexWrap: "wrap", gap: 1, px: 1, py: 1, borderTop: 1, borderColor: "divider" }}>
         {tab === "search" ? (
-          <TextField
-            size="small"
-            type="search"
-            placeholder={t("tickets.search.placeholder")}
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-            sx={{ flex: 1, minWidth: 160 }}
-            autoFocus
-            slotProps={{
-              htmlInput: { "aria-label": t("tickets.search.placeholder") },
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <Search fontSize="small" />
-                  </InputAdornment>
-                ),
-              },
-            }}
-          />
+          <SearchField value={search} onChange={setSearch} placeholder={t("tickets.search.placeholder")} autoFocus sx={{ flex: 1, minWidth: 160 }} />
         ) : (
           <Button variant="outlined" size="small" startIcon={<AddCircleOutline />} onClick={() => setNewTicketOpen(true)}>
             {t("tickets.buttons.newTicket")}

@@ -1,10 +1,12 @@
 import type { TicketDTO, UserDTO, UserListResponse } from "@balcao/shared";
-import { Autocomplete, Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, TextField } from "@mui/material";
+import { Autocomplete, MenuItem, TextField } from "@mui/material";
 import { useQuery } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState, type BaseSyntheticEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { api } from "../../api/client";
+import { DialogForm, FormDialog } from "../../components/form/FormDialog";
+import { serverFieldError } from "../../components/form/serverErrors";
 import { toastError } from "../../components/toastError";
 import { useDebouncedValue } from "../../hooks/useDebouncedValue";
 import { useQueueChoices, useUpdateTicket } from "./api";
@@ -22,10 +24,9 @@ interface TransferTicketModalProps {
 export function TransferTicketModal({ open, ticket, onClose }: TransferTicketModalProps) {
   const { t } = useTranslation();
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="xs" fullWidth aria-labelledby="transfer-ticket-title">
-      <DialogTitle id="transfer-ticket-title">{t("tickets.transfer.title")}</DialogTitle>
-      {open && <TransferForm ticket={ticket} onClose={onClose} />}
-    </Dialog>
+    <FormDialog open={open} onClose={onClose} maxWidth="xs" title={t("tickets.transfer.title")}>
+      <TransferForm ticket={ticket} onClose={onClose} />
+    </FormDialog>
   );
 }
 
@@ -38,6 +39,7 @@ function TransferForm({ ticket, onClose }: { ticket: TicketDTO; onClose: () => v
   const [queueError, setQueueError] = useState<string | undefined>();
   const [input, setInput] = useState("");
   const [user, setUser] = useState<UserDTO | null>(null);
+  const [userError, setUserError] = useState<string | undefined>();
   const searchParam = useDebouncedValue(input.trim().toLowerCase(), 500);
   const users = useQuery({
     queryKey: ["tickets", "transfer-users", searchParam],
@@ -50,8 +52,8 @@ function TransferForm({ ticket, onClose }: { ticket: TicketDTO; onClose: () => v
   // Users that serve the chosen queue (the server refuses others with 'Acesso não permitido').
   const options = tooShort ? [] : (users.data ?? []).filter((u) => queueId === "" || u.profile === "admin" || u.queues.some((q) => q.id === queueId));
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
+  const submit = async (e?: BaseSyntheticEvent) => {
+    e?.preventDefault();
     if (queueId === "") {
       setQueueError(t("tickets.transfer.selectQueue"));
       return;
@@ -61,56 +63,52 @@ function TransferForm({ ticket, onClose }: { ticket: TicketDTO; onClose: () => v
       onClose();
       navigate("/tickets");
     } catch (err) {
+      const failed = serverFieldError(err, { ERR_QUEUE_REQUIRED: "queue", queueId: "queue", ERR_ACCESS_DENIED: "user", userId: "user" });
+      if (failed?.field === "queue") setQueueError(failed.message);
+      if (failed?.field === "user") setUserError(failed.message);
       toastError(err);
     }
   };
 
   return (
-    <Box component="form" noValidate onSubmit={(e) => void submit(e)}>
-      <DialogContent dividers sx={{ display: "flex", flexDirection: "column", gap: 2 }}>
-        <TextField
-          select
-          required
-          label={t("tickets.transfer.queue")}
-          value={queueId}
-          onChange={(e) => {
-            setQueueId(e.target.value === "" ? "" : Number(e.target.value));
-            setQueueError(undefined);
-            setUser(null);
-          }}
-          error={!!queueError}
-          helperText={queueError}
-          fullWidth
-          autoFocus
-        >
-          {queues.map((queue) => (
-            <MenuItem key={queue.id} value={queue.id}>
-              {queue.name}
-            </MenuItem>
-          ))}
-        </TextField>
-        <Autocomplete
-          options={options}
-          value={user}
-          onChange={(_e, value) => setUser(value)}
-          inputValue={input}
-          onInputChange={(_e, value) => setInput(value)}
-          getOptionLabel={(u) => u.name}
-          isOptionEqualToValue={(a, b) => a.id === b.id}
-          filterOptions={(x) => x}
-          loading={!tooShort && users.isFetching}
-          noOptionsText={tooShort ? t("tickets.newTicket.typeMore", { count: USER_SEARCH_MIN }) : users.isError ? t("tickets.transfer.searchUnavailable") : t("tickets.transfer.noUsers")}
-          renderInput={(params) => <TextField {...params} label={t("tickets.transfer.user")} helperText={t("tickets.transfer.userHelp")} />}
-        />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} color="inherit" disabled={update.isPending}>
-          {t("common.cancel")}
-        </Button>
-        <Button type="submit" variant="contained" disabled={update.isPending} startIcon={update.isPending ? <CircularProgress size={18} color="inherit" /> : undefined}>
-          {t("tickets.transfer.submit")}
-        </Button>
-      </DialogActions>
-    </Box>
+    <DialogForm onSubmit={submit} onCancel={onClose} busy={update.isPending} submitLabel={t("tickets.transfer.submit")}>
+      <TextField
+        select
+        required
+        label={t("tickets.transfer.queue")}
+        value={queueId}
+        onChange={(e) => {
+          setQueueId(e.target.value === "" ? "" : Number(e.target.value));
+          setQueueError(undefined);
+          setUser(null);
+        }}
+        error={!!queueError}
+        helperText={queueError}
+        fullWidth
+        autoFocus
+      >
+        {queues.map((queue) => (
+          <MenuItem key={queue.id} value={queue.id}>
+            {queue.name}
+          </MenuItem>
+        ))}
+      </TextField>
+      <Autocomplete
+        options={options}
+        value={user}
+        onChange={(_e, value) => {
+          setUser(value);
+          setUserError(undefined);
+        }}
+        inputValue={input}
+        onInputChange={(_e, value) => setInput(value)}
+        getOptionLabel={(u) => u.name}
+        isOptionEqualToValue={(a, b) => a.id === b.id}
+        filterOptions={(x) => x}
+        loading={!tooShort && users.isFetching}
+        noOptionsText={tooShort ? t("tickets.newTicket.typeMore", { count: USER_SEARCH_MIN }) : users.isError ? t("tickets.transfer.searchUnavailable") : t("tickets.transfer.noUsers")}
+        renderInput={(params) => <TextField {...params} label={t("tickets.transfer.user")} error={!!userError} helperText={userError ?? t("tickets.transfer.userHelp")} />}
+      />
+    </DialogForm>
   );
 }

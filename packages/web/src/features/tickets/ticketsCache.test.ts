@@ -21,6 +21,8 @@ describe("belongsToList (live list rules of spec §4)", () => {
     expect(belongsToList(makeTicket({ userId: 2 }), open, me)).toBe(false);
     expect(belongsToList(makeTicket({ userId: 2 }), { ...open, showAll: true }, me)).toBe(false);
     expect(belongsToList(makeTicket({ userId: 2 }), { ...open, showAll: true }, admin)).toBe(true);
+    // A supervisor's show-all too (its sockets only hear its queues' tickets).
+    expect(belongsToList(makeTicket({ userId: 2 }), { ...open, showAll: true }, { id: 1, profile: "supervisor" })).toBe(true);
   });
   it("matches the status tab and the selected queues (queue-less tickets always pass)", () => {
     expect(belongsToList(makeTicket({ status: "pending", userId: null }), open, me)).toBe(false);

@@ -8,7 +8,7 @@
  * Search lists (text, tags or users filters, or no status) cannot be matched locally: rows there are only
  * replaced in place or removed.
  */
-import { isAdmin, type TicketContactDTO, type TicketDTO, type TicketEvent, type TicketListResponse, type UserDTO } from "@balcao/shared";
+import { can, type TicketContactDTO, type TicketDTO, type TicketEvent, type TicketListResponse, type UserDTO } from "@balcao/shared";
 import type { InfiniteData, QueryClient } from "@tanstack/react-query";
 import { ticketKeys, type TicketListFilters } from "./queryKeys";
 
@@ -22,12 +22,13 @@ export function isSearchList(filters: TicketListFilters): boolean {
 
 /**
  * Whether `ticket` belongs in the status list described by `filters` for `me` (mirrors GET /tickets):
- * open/closed lists hold the caller's own tickets unless an admin turned show-all on; pending lists hold
+ * open/closed lists hold the caller's own tickets unless an admin or supervisor turned show-all on (the
+ * socket rooms already limit a supervisor to its queues); pending lists hold
  * every visible pending ticket; a queue selection keeps tickets of those queues plus queue-less ones.
  */
 export function belongsToList(ticket: TicketDTO, filters: TicketListFilters, me: Me): boolean {
   if (filters.status && ticket.status !== filters.status) return false;
-  if (filters.status !== "pending" && !(isAdmin(me) && filters.showAll) && ticket.userId !== me.id) return false;
+  if (filters.status !== "pending" && !(can(me, "tickets-manager:showall") && filters.showAll) && ticket.userId !== me.id) return false;
   const queues = filters.queueIds ?? [];
   if (queues.length > 0 && ticket.queueId !== null && !queues.includes(ticket.queueId)) return false;
   return true;

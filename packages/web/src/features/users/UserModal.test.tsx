@@ -31,6 +31,24 @@ describe("UserModal", () => {
     expect(await screen.findByText("Nenhuma fila disponível")).toBeInTheDocument();
   });
 
+  it("offers the three profiles, supervisor included, and sends the one chosen", async () => {
+    const onClose = vi.fn();
+    const { calls } = mockFetch({
+      "GET /api/queue": () => jsonResponse(200, []),
+      "POST /api/users": ({ body }) => jsonResponse(201, makeUser({ id: 9, ...(body as object) })),
+    });
+    renderPage(<UserModal open onClose={onClose} />, { session: fakeSession(makeUser()) });
+    await userEvent.click(screen.getByRole("combobox", { name: "Perfil" }));
+    expect((await screen.findAllByRole("option")).map((o) => o.textContent)).toEqual(["Administrador", "Supervisor", "Usuário"]);
+    await userEvent.click(screen.getByRole("option", { name: "Supervisor" }));
+    await userEvent.type(screen.getByLabelText("Nome"), "Sara");
+    await userEvent.type(screen.getByLabelText("E-mail"), "sara@acme.test");
+    await userEvent.type(screen.getByLabelText("Senha"), "abcdef");
+    await userEvent.click(screen.getByRole("button", { name: "Adicionar" }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(calls.find((c) => c.method === "POST")?.body).toMatchObject({ name: "Sara", profile: "supervisor" });
+  });
+
   it("validates with the shared schema and creates a user with profile and queues", async () => {
     const onClose = vi.fn();
     const { calls } = mockFetch({

@@ -1,37 +1,23 @@
-import { PROFILES, can, userCreateBody, userUpdateBody, type Profile, type UserCreateBody, type UserDTO, type UserUpdateBody } from "@balcao/shared";
-import { zodResolver } from "@hookform/resolvers/zod";
-import { Box, Button, Chip, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, TextField } from "@mui/material";
+import { PROFILES, can, userCreateBody, userUpdateBody, type UserCreateBody, type UserDTO, type UserUpdateBody } from "@balcao/shared";
+import { MenuItem, TextField } from "@mui/material";
 import { enqueueSnackbar } from "notistack";
-import { Controller, useForm, type Resolver } from "react-hook-form";
+import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { toastError, translateValidation } from "../../components/toastError";
+import type { ZodType, input, output } from "zod";
+import { DialogForm, FormDialog, type DialogState } from "../../components/form/FormDialog";
+import { useZodForm } from "../../components/form/useZodForm";
 import { useSession } from "../auth/SessionProvider";
+import { QueuesSelect } from "../queues/QueuesSelect";
 import { useQueueOptions, useSaveUser } from "./api";
 
-interface UserModalProps {
-  open: boolean;
-  onClose: () => void;
-  /** The user to edit; absent to add one. */
-  user?: UserDTO | null;
-}
-
-interface UserFormValues {
-  name: string;
-  email: string;
-  password: string;
-  profile: Profile;
-  queueIds: number[];
-}
+/** Adding validates with the create schema, editing with the update one (a blank password keeps the current). */
+type UserFormSchema = ZodType<output<typeof userUpdateBody>, input<typeof userUpdateBody>>;
 
 /** Add/edit a user (spec §2 Modals). Profile and queues are shown only to those allowed to edit them. */
-export function UserModal({ open, onClose, user }: UserModalProps) {
+export function UserModal({ user, ...dialog }: DialogState & { user?: UserDTO | null }) {
   const { t } = useTranslation();
-  return (
-    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="user-modal-title">
-      <DialogTitle id="user-modal-title">{user ? t("userModal.title.edit") : t("userModal.title.add")}</DialogTitle>
-      {open && <UserForm key={user?.id ?? "new"} user={user ?? null} onClose={onClose} />}
-    </Dialog>
-  );
+  const title = user ? t("userModal.title.edit") : t("userModal.title.add");
+  return <FormDialog {...dialog} title={title}><UserForm key={user?.id ?? "new"} user={user ?? null} onClose={dialog.onClose} /></FormDialog>;
 }
 
 function UserForm({ user, onClose }: { user: UserDTO | null; onClose: () => void }) {
@@ -42,14 +28,8 @@ function UserForm({ user, onClose }: { user: UserDTO | null; onClose: () => void
   const queues = useQueueOptions(canEditQueues);
   const save = useSaveUser(user?.id);
 
-  const schema = user ? userUpdateBody : userCreateBody;
-  const {
-    register,
-    control,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<UserFormValues>({
-    resolver: zodResolver(schema) as unknown as Resolver<UserFormValues>,
+  const schema: UserFormSchema = user ? userUpdateBody : userCreateBody;
+  const form = useZodForm(schema, {
     defaultValues: {
       name: user?.name ?? "",
       email: user?.email ?? "",
@@ -59,113 +39,61 @@ function UserForm({ user, onClose }: { user: UserDTO | null; onClose: () => void
     },
   });
 
-  const onSubmit = handleSubmit(async (values) => {
+  const onSubmit = form.submit(async (values) => {
     const body: UserCreateBody | UserUpdateBody = { name: values.name, email: values.email, password: values.password || undefined };
     if (canEditProfile) body.profile = values.profile;
     if (canEditQueues) body.queueIds = values.queueIds;
-    try {
-      const saved = await save.mutateAsync(body);
-      if (me && saved?.id === me.id) setUser(saved);
-      enqueueSnackbar(t("userModal.success"), { variant: "success" });
-      onClose();
-    } catch (err) {
-      toastError(err);
-    }
-  });
+    const saved = await save.mutateAsync(body);
+    if (me && saved?.id === me.id) setUser(saved);
+    enqueueSnackbar(t("userModal.success"), { variant: "success" });
+    onClose();
+  }, { codeFields: { ERR_DUPLICATED_EMAIL: "email" } });
 
   const queueOptions = queues.data ?? [];
-  const busy = isSubmitting || save.isPending;
 
   return (
-    <Box component="form" noValidate onSubmit={onSubmit}>
-      <DialogContent dividers sx={{ display: "flex", flexDirection: "column", gap: 2 }}>
-        <TextField
-          {...register("name")}
-          label={t("userModal.form.name")}
-          autoFocus
-          fullWidth
-          error={!!errors.name}
-          helperText={translateValidation(errors.name?.message)}
+    <DialogForm onSubmit={onSubmit} onCancel={onClose} busy={form.busy} submitLabel={user ? t("userModal.buttons.okEdit") : t("userModal.buttons.okAdd")}>
+      <TextField {...form.field("name")} label={t("userModal.form.name")} autoFocus fullWidth />
+      <TextField {...form.field("email")} label={t("userModal.form.email")} type="email" autoComplete="off" fullWidth />
+      <TextField
+        {...form.field("password", user ? t("userModal.form.passwordKeep") : undefined)}
+        label={t("userModal.form.password")}
+        type="password"
+        autoComplete="new-password"
+        fullWidth
+      />
+      {canEditProfile && (
+        <Controller
+          name="profile"
+          control={form.control}
+          render={({ field }) => (
+            <TextField select label={t("userModal.form.profile")} fullWidth {...field}>
+              {PROFILES.map((profile) => (
+                <MenuItem key={profile} value={profile}>
+                  {t(`users.profiles.${profile}`)}
+                </MenuItem>
+              ))}
+            </TextField>
+          )}
         />
-        <TextField
-          {...register("email")}
-          label={t("userModal.form.email")}
-          type="email"
-          autoComplete="off"
-          fullWidth
-          error={!!errors.email}
-          helperText={translateValidation(errors.email?.message)}
+      )}
+      {canEditQueues && (
+        <Controller
+          name="queueIds"
+          control={form.control}
+          render={({ field }) => (
+            <QueuesSelect
+              label={t("userModal.form.queues")}
+              value={(field.value ?? []).map(Number)}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              inputRef={field.ref}
+              options={queueOptions}
+              helperText={queueOptions.length === 0 ? t("userModal.form.noQueues") : undefined}
+            />
+          )}
         />
-        <TextField
-          {...register("password")}
-          label={t("userModal.form.password")}
-          type="password"
-          autoComplete="new-password"
-          fullWidth
-          error={!!errors.password}
-          helperText={translateValidation(errors.password?.message) ?? (user ? t("userModal.form.passwordKeep") : undefined)}
-        />
-        {canEditProfile && (
-          <Controller
-            name="profile"
-            control={control}
-            render={({ field }) => (
-              <TextField select label={t("userModal.form.profile")} fullWidth {...field}>
-                {PROFILES.map((profile) => (
-                  <MenuItem key={profile} value={profile}>
-                    {t(`users.profiles.${profile}`)}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-          />
-        )}
-        {canEditQueues && (
-          <Controller
-            name="queueIds"
-            control={control}
-            render={({ field }) => (
-              <TextField
-                select
-                label={t("userModal.form.queues")}
-                fullWidth
-                value={field.value}
-                onChange={(e) => field.onChange(e.target.value as unknown as number[])}
-                onBlur={field.onBlur}
-                inputRef={field.ref}
-                helperText={queueOptions.length === 0 ? t("userModal.form.noQueues") : undefined}
-                slotProps={{
-                  select: {
-                    multiple: true,
-                    renderValue: (selected) => (
-                      <Box sx={{ display: "flex", flexWrap: "wrap", gap: 0.5 }}>
-                        {(selected as number[]).map((id) => {
-                          const queue = queueOptions.find((q) => q.id === id);
-                          return <Chip key={id} size="small" label={queue?.name ?? id} sx={{ bgcolor: queue?.color, color: queue ? "#fff" : undefined }} />;
-                        })}
-                      </Box>
-                    ),
-                  },
-                }}
-              >
-                {queueOptions.map((queue) => (
-                  <MenuItem key={queue.id} value={queue.id}>
-                    {queue.name}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-          />
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose} color="inherit" disabled={busy}>
-          {t("common.cancel")}
-        </Button>
-        <Button type="submit" variant="contained" disabled={busy} startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}>
-          {user ? t("userModal.buttons.okEdit") : t("userModal.buttons.okAdd")}
-        </Button>
-      </DialogActions>
-    </Box>
+      )}
+    </DialogForm>
   );
 }

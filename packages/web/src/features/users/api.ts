@@ -1,16 +1,13 @@
 import type { QueueRefDTO, UserCreateBody, UserDTO, UserListResponse, UserUpdateBody } from "@balcao/shared";
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { api } from "../../api/client";
 import { queryKeys } from "../../api/queryKeys";
+import { useDeleteRecord, useSaveRecord } from "../../components/list/recordMutations";
+import { usePagedQuery } from "../../components/list/useListData";
 import { patchUsersCache } from "./usersCache";
 
 export function useUsersList(searchParam: string) {
-  return useInfiniteQuery({
-    queryKey: queryKeys.users.list(searchParam),
-    queryFn: ({ pageParam, signal }) => api.get<UserListResponse>("/users/", { searchParam, pageNumber: pageParam }, { signal }),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
-  });
+  return usePagedQuery<UserListResponse>(queryKeys.users.list(searchParam), "/users/", searchParam);
 }
 
 /** The company's queues for the user modal; the endpoint may not exist yet, so errors mean "no options". */
@@ -24,19 +21,7 @@ export function useQueueOptions(enabled: boolean) {
   });
 }
 
-export function useSaveUser(userId: number | undefined) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: UserCreateBody | UserUpdateBody) =>
-      userId ? api.put<UserDTO>(`/users/${userId}`, body) : api.post<UserDTO>("/users", body),
-    onSuccess: (user) => patchUsersCache(queryClient, { action: userId ? "update" : "create", user }),
-  });
-}
+export const useSaveUser = (userId: number | undefined) =>
+  useSaveRecord<UserCreateBody | UserUpdateBody, UserDTO>("/users", userId, (queryClient, user, action) => patchUsersCache(queryClient, { action, user }));
 
-export function useDeleteUser() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (userId: number) => api.delete(`/users/${userId}`),
-    onSuccess: (_data, userId) => patchUsersCache(queryClient, { action: "delete", userId }),
-  });
-}
+export const useDeleteUser = () => useDeleteRecord("/users", (queryClient, userId) => patchUsersCache(queryClient, { action: "delete", userId }));

@@ -1,0 +1,364 @@
+/**
+ * Issue 26 benchmark: the memory a small install needs. Runs the real server the way `npm start` does
+ * (tsx, development mode, demo data, simulator) as a child process on a fresh DATA_DIR, and reads PSS
+ * (proportional set size: shared pages split between the processes sharing them, so the sum is what
+ * the install really costs) from /proc/<pid>/smaps_rollup for the server and every process it started
+ * (the embedded PostgreSQL and its backends). Phases: at rest, after BENCH_MEMORY_LOAD (600) inbound
+ * messages at BENCH_MEMORY_RATE (20) msg/s through the simulator's HTTP API, over a soak at the same rate
+ * (BENCH_MEMORY_SOAK_SECONDS, 60 by default; 600 for the 10-minute soak), then per WhatsApp session with
+ * BENCH_MEMORY_SESSIONS (100) simulator connections. Then the same on BENCH_DATABASE_URL (an external
+ * PostgreSQL; a scratch database is created and dropped), where only the Node processes are ours.
+ * Baseline, same run: an idle bare `node` process and an idle bare embedded PostgreSQL (same binaries,
+ * same settings, nothing of ours in it).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { io, type Socket } from "socket.io-client";
+import { startEmbeddedPostgres } from "../packages/server/src/db/embedded";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const LOAD = Number(process.env.BENCH_MEMORY_LOAD ?? 600);
+const RATE = Number(process.env.BENCH_MEMORY_RATE ?? 20);
+const SOAK_SECONDS = Number(process.env.BENCH_MEMORY_SOAK_SECONDS ?? 60);
+const SESSIONS = Number(process.env.BENCH_MEMORY_SESSIONS ?? 100);
+const PHONES = 50;
+const ADMIN = { email: "bench@balcao.test", password: "Bench-Secret-1" };
+
+// ---------------------------------------------------------------- /proc
+
+interface Proc {
+  pid: number;
+  ppid: number;
+  args: string;
+}
+
+function processes(): Proc[] {
+  const out: Proc[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      out.push({ pid: Number(entry), ppid, args: readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0").join(" ").trim() });
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return out;
+}
+
+function tree(rootPid: number): Proc[] {
+  const all = processes();
+  const found = all.filter((p) => p.pid === rootPid);
+  for (let i = 0; i < found.length; i++) for (const p of all) if (p.ppid === found[i]!.pid) found.push(p);
+  return found;
+}
+
+function rollup(pid: number): { pss: number; rss: number } {
+  try {
+    const text = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, "m").exec(text)?.[1] ?? 0);
+    return { pss: kb("Pss"), rss: kb("Rss") };
+  } catch {
+    return { pss: 0, rss: 0 };
+  }
+}
+
+interface Sample {
+  /** Everything the server started, in MB. */
+  totalPss: number;
+  nodePss: number;
+  /** The process running main.ts (not tsx's launcher). */
+  serverPss: number;
+  serverRss: number;
+  postgresPss: number;
+  postgresProcesses: number;
+  /** Helper processes beside the server (tsx's esbuild service). */
+  others: string[];
+}
+
+const isPostgres = (p: Proc) => /(^|\/)postgres(\s|$)|^postgres:/.test(p.args);
+
+function sample(rootPid: number): Sample {
+  let node = 0;
+  let postgres = 0;
+  let count = 0;
+  let server = { pss: 0, rss: 0 };
+  const others: string[] = [];
+  for (const p of tree(rootPid)) {
+    const m = rollup(p.pid);
+    if (isPostgres(p)) {
+      postgres += m.pss;
+      count++;
+    } else {
+      node += m.pss;
+      if (/main\.ts/.test(p.args)) server = m;
+      else others.push(`${path.basename(p.args.split(" ")[0] ?? "?")} ${f(m.pss / 1024).trim()}`);
+    }
+  }
+  const mb = (kb: number) => kb / 1024;
+  return { totalPss: mb(node + postgres), nodePss: mb(node), serverPss: mb(server.pss), serverRss: mb(server.rss), postgresPss: mb(postgres), postgresProcesses: count, others };
+}
+
+// ---------------------------------------------------------------- the server under test
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+interface Running {
+  child: ChildProcess;
+  base: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+async function startServer(databaseUrl?: string): Promise<Running> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "balcao-bench-mem-"));
+  const port = await freePort();
+  // What `npm start` runs (npm run start -w @balcao/server → node … --import tsx src/main.ts), minus npm itself.
+  // The flags of packages/server's start script unless BENCH_MEMORY_NODE_FLAGS says otherwise.
+  const nodeFlags = (process.env.BENCH_MEMORY_NODE_FLAGS ?? "--max-semi-space-size=4").split(" ").filter(Boolean);
+  const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", "src/main.ts"], {
+    cwd: path.join(ROOT, "packages/server"),
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: "warn",
+      SIMULATOR_ACK_DELAY_MS: "0",
+      LOGIN_RATE_LIMIT: "1000",
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    },
+  });
+  let output = "";
+  child.stdout!.on("data", (c: Buffer) => (output += c.toString()));
+  child.stderr!.on("data", (c: Buffer) => (output += c.toString()));
+  const base = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > until) throw new Error(`server did not start:\n${output}`);
+    await sleep(200);
+  }
+  for (let i = 0; i < 20 && !/started in/.test(output); i++) await sleep(100);
+  const started = /started in ([\d.]+) s/.exec(output)?.[1];
+  if (started) console.log(`  (server started in ${started} s)`);
+  return {
+    child,
+    base,
+    dataDir,
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      process.kill(-child.pid!, "SIGTERM");
+      await Promise.race([exited, sleep(30_000)]);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function api<T>(base: string, token: string | undefined, method: string, url: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${base}/api${url}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${await res.text()}`);
+  return (res.status === 204 ? undefined : await res.json()) as T;
+}
+
+interface Tenant {
+  token: string;
+  socket: Socket;
+  received: () => number;
+  connectionId: number;
+}
+
+async function prepare(base: string): Promise<Tenant> {
+  const { token } = await api<{ token: string }>(base, undefined, "POST", "/auth/login", ADMIN);
+  // The platform company's plan allows 10 connections: the per-session step needs more.
+  const plans = await api<Array<{ id: number; connections: number }>>(base, token, "GET", "/plans/all");
+  for (const plan of plans) await api(base, token, "PUT", `/plans/${plan.id}`, { connections: Math.max(plan.connections, SESSIONS + 20) });
+  const conn = await api<{ id: number; qrcode: string }>(base, token, "POST", "/whatsapp", { name: "Bench" });
+  await api(base, token, "POST", `/simulator/${conn.id}/scan`, { code: conn.qrcode });
+  const socket = io(base, { path: "/socket.io", auth: { token }, transports: ["websocket"], reconnection: false });
+  await new Promise<void>((resolve, reject) => {
+    socket.once("ready", () => resolve());
+    socket.once("connect_error", reject);
+  });
+  let received = 0;
+  socket.on("appMessage", (e: { action: string; message: { fromMe: boolean } }) => {
+    if (e.action === "create" && !e.message.fromMe) received++;
+  });
+  return { token, socket, received: () => received, connectionId: conn.id };
+}
+
+let seq = 0;
+/** `count` customer messages at `rate` per second from PHONES phones, then waits until the socket got them. */
+async function inbound(base: string, t: Tenant, count: number, rate: number): Promise<void> {
+  const target = t.received() + count;
+  const started = Date.now();
+  const inflight: Promise<unknown>[] = [];
+  for (let i = 0; i < count; i++) {
+    const due = started + (i * 1000) / rate;
+    const wait = due - Date.now();
+    if (wait > 0) await sleep(wait);
+    const n = seq++;
+    const phone = `55119${String(81234501 + (n % PHONES))}`;
+    inflight.push(api(base, t.token, "POST", `/simulator/${t.connectionId}/phones/${phone}/messages`, { type: "text", body: `mensagem ${n}` }));
+    if (inflight.length > 200) await Promise.all(inflight.splice(0, 100));
+  }
+  await Promise.all(inflight);
+  const until = Date.now() + 120_000;
+  while (t.received() < target) {
+    if (Date.now() > until) throw new Error(`only ${t.received() - (target - count)}/${count} messages reached the socket`);
+    await sleep(100);
+  }
+}
+
+async function sessions(base: string, t: Tenant, count: number): Promise<void> {
+  const ids: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const conn = await api<{ id: number; qrcode: string }>(base, t.token, "POST", "/whatsapp", { name: `Sessão ${i}` });
+    await api(base, t.token, "POST", `/simulator/${conn.id}/scan`, { code: conn.qrcode });
+    ids.push(conn.id);
+  }
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const list = await api<Array<{ id: number; status: string }>>(base, t.token, "GET", "/whatsapp");
+    const connected = list.filter((c) => ids.includes(c.id) && c.status === "CONNECTED").length;
+    if (connected === count) return;
+    if (Date.now() > until) throw new Error(`only ${connected}/${count} sessions connected`);
+    await sleep(500);
+  }
+}
+
+// ---------------------------------------------------------------- report
+
+const f = (mb: number) => `${mb.toFixed(1).padStart(6)} MB`;
+
+function line(label: string, s: Sample, embedded: boolean): void {
+  const pg = embedded ? `   + postgres ${f(s.postgresPss)} (${s.postgresProcesses} processes)` : "";
+  const others = s.others.length ? ` + ${s.others.join(", ")}` : "";
+  console.log(`${label.padEnd(36)} total PSS ${f(s.totalPss)}   server process PSS ${f(s.serverPss)} (RSS ${f(s.serverRss)})${others}${pg}`);
+}
+
+/** Past the pool's 10 s idle timeout, so idle PostgreSQL backends are gone as they would be at rest. */
+async function settle(rootPid: number): Promise<Sample> {
+  await sleep(12_000);
+  return sample(rootPid);
+}
+
+async function run(label: string, databaseUrl?: string): Promise<void> {
+  const embedded = !databaseUrl;
+  console.log(`\n${label}`);
+  const server = await startServer(databaseUrl);
+  try {
+    const root = server.child.pid!;
+    const rest = await settle(root);
+    line("at rest", rest, embedded);
+    const t = await prepare(server.base);
+    const loadStarted = Date.now();
+    await inbound(server.base, t, LOAD, RATE);
+    const loadSeconds = (Date.now() - loadStarted) / 1000;
+    const loaded = await settle(root);
+    line(`after ${LOAD} msgs sent at ${RATE} msg/s`, loaded, embedded);
+    console.log(`${"".padEnd(36)} all ${LOAD} reached the attendant's socket in ${loadSeconds.toFixed(0)} s (${(LOAD / loadSeconds).toFixed(1)} msg/s)`);
+    let peak = loaded;
+    const soakStarted = Date.now();
+    const beforeSoak = t.received();
+    while (Date.now() - soakStarted < SOAK_SECONDS * 1000) {
+      const chunk = Math.min(RATE * 30, Math.ceil(((SOAK_SECONDS * 1000 - (Date.now() - soakStarted)) / 1000) * RATE));
+      await inbound(server.base, t, chunk, RATE);
+      const s = sample(root);
+      if (s.totalPss > peak.totalPss) peak = s;
+    }
+    const soakSeconds = (Date.now() - soakStarted) / 1000;
+    const soakMessages = t.received() - beforeSoak;
+    const soaked = await settle(root);
+    const pct = (from: number) => {
+      const g = ((soaked.totalPss - from) / from) * 100;
+      return `${g >= 0 ? "+" : ""}${g.toFixed(1)}%`;
+    };
+    line(`after a ${SOAK_SECONDS} s soak sent at ${RATE} msg/s`, soaked, embedded);
+    console.log(
+      `${"".padEnd(36)} growth over the soak ${pct(loaded.totalPss)} (${pct(rest.totalPss)} of at rest; peak total ${f(peak.totalPss).trim()}; ${soakMessages} messages in ${soakSeconds.toFixed(0)} s = ${(soakMessages / soakSeconds).toFixed(1)} msg/s)`,
+    );
+    const before = sample(root);
+    await sessions(server.base, t, SESSIONS);
+    const after = await settle(root);
+    line(`with ${SESSIONS} more simulator sessions`, after, embedded);
+    console.log(`${"".padEnd(36)} ${((after.totalPss - before.totalPss) / SESSIONS).toFixed(2)} MB per WhatsApp session (simulator provider)`);
+    t.socket.close();
+  } finally {
+    await server.stop();
+  }
+}
+
+async function baseline(): Promise<void> {
+  console.log("baseline (same run)");
+  const node = spawn(process.execPath, ["-e", "setInterval(() => {}, 1 << 30)"], { stdio: "ignore" });
+  await sleep(1_000);
+  console.log(`${"bare node process, idle".padEnd(36)} PSS ${f(rollup(node.pid!).pss / 1024)}`);
+  node.kill();
+  const dir = mkdtempSync(path.join(os.tmpdir(), "balcao-bench-pg-"));
+  const server = await startEmbeddedPostgres({ dir: path.join(dir, "postgres"), log: () => undefined });
+  await sleep(3_000);
+  const pids = processes().filter((p) => isPostgres(p) && p.args.includes(dir));
+  const postmaster = pids.find((p) => !p.args.startsWith("postgres:"));
+  const all = postmaster ? tree(postmaster.pid) : [];
+  const kb = all.reduce((n, p) => n + rollup(p.pid).pss, 0);
+  console.log(`${"bare embedded PostgreSQL, idle".padEnd(36)} PSS ${f(kb / 1024)} (${all.length} processes)`);
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export async function memoryBench(): Promise<void> {
+  if (!existsSync("/proc/self/smaps_rollup")) {
+    console.log("memory: needs Linux (/proc/<pid>/smaps_rollup); skipped");
+    return;
+  }
+  await baseline();
+  await run("embedded default (npm start: server + the PostgreSQL it starts)");
+  const url = process.env.BENCH_DATABASE_URL;
+  if (!url) {
+    console.log("\nexternal PostgreSQL: set BENCH_DATABASE_URL=postgres://…/<any database> to measure it too");
+    return;
+  }
+  // A scratch database on that server, so the run starts empty and leaves nothing behind.
+  const name = `balcao_bench_mem_${process.pid}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  try {
+    const u = new URL(url);
+    u.pathname = `/${name}`;
+    await run("external PostgreSQL (DATABASE_URL: the Node processes only)", u.toString());
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}

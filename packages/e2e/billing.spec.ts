@@ -1,0 +1,85 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+
+/**
+ * Issue 13: a company whose subscription expired is not a dead end. Its admin logs in to a billing-only
+ * session, pays the overdue invoice by Pix through the sandbox PSP (the payer's bank calls our webhook; the
+ * server confirms the charge at the PSP), sees the renewal, and the whole app is open again.
+ */
+const stamp = Date.now().toString(36);
+const owner = { name: `Padaria ${stamp}`, email: `dono-${stamp}@padaria.test`, password: "segredo-123" };
+const SUPER = { email: "super@balcao.test", password: "Sup3r-Secret!" };
+
+function isoDay(offsetDays: number): string {
+  // The company's time zone (America/Sao_Paulo), as the server counts due dates.
+  const now = new Date(Date.now() + offsetDays * 86_400_000);
+  return new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo" }).format(now);
+}
+
+async function token(request: APIRequestContext, email: string, password: string): Promise<string> {
+  const res = await request.post("/api/auth/login", { data: { email, password } });
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { token: string }).token;
+}
+
+async function login(page: Page, email: string, password: string) {
+  await page.goto("/login");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Senha").fill(password);
+  await page.getByRole("button", { name: "Entrar" }).click();
+}
+
+test.beforeAll(async ({ request }) => {
+  const plans = (await (await request.get("/api/plans/list")).json()) as { id: number; value: number }[];
+  const signup = await request.post("/api/companies/cadastro", { data: { ...owner, phone: "", planId: plans[0]!.id } });
+  expect(signup.status()).toBe(201);
+  const { companyId } = (await signup.json()) as { companyId: number };
+  // The trial ran out three days ago (the super user moves the due date, as support would).
+  const root = await token(request, SUPER.email, SUPER.password);
+  const moved = await request.put(`/api/companies/${companyId}`, { headers: { authorization: `Bearer ${root}` }, data: { dueDate: isoDay(-3) } });
+  expect(moved.status()).toBe(200);
+});
+
+test("an expired company's admin pays the invoice by Pix and gets the whole app back", async ({ page, request }) => {
+  await login(page, owner.email, owner.password);
+  // Billing-only: straight to the finance page, the rest of the app is closed.
+  await expect(page).toHaveURL(/\/financeiro$/);
+  await expect(page.getByTestId("billing-expired")).toBeVisible();
+  await page.goto("/tickets");
+  await expect(page).toHaveURL(/\/financeiro$/);
+
+  const row = page.getByTestId("invoice-row").first();
+  await expect(row).toHaveAttribute("data-status", "overdue");
+  await expect(row.getByText("Vencido")).toBeVisible();
+  await expect(row.getByText(/R\$\s49,90/)).toBeVisible();
+  await row.getByRole("button", { name: /Pagar a fatura/ }).click();
+
+  const dialog = page.getByRole("dialog", { name: "Falta pouco!" });
+  await expect(dialog.getByText("Personalizar")).toBeVisible();
+  await expect(dialog.getByRole("button", { name: "PRÓXIMO" })).toHaveCount(0);
+  await dialog.getByRole("button", { name: "Continuar com este plano" }).click();
+  await dialog.getByRole("button", { name: "PAGAR" }).click();
+  await expect(dialog.getByTestId("pix-total")).toHaveText(/Total: R\$\s49,90/);
+  await expect(dialog.getByRole("img", { name: /QR Code Pix/ })).toBeVisible();
+  await dialog.getByRole("button", { name: "Copiar código QR" }).click();
+  await expect(dialog.getByRole("button", { name: "Copiado" })).toBeVisible();
+  await expect(dialog.getByRole("button", { name: "Copiar código QR" })).toBeVisible();
+
+  // The customer's bank pays the copy-and-paste code at the sandbox PSP, which calls our webhook.
+  const code = await dialog.getByTestId("pix-code").inputValue();
+  expect(code).toMatch(/^000201/);
+  const paid = await request.post("/api/pix-sandbox/pay", { data: { pixCopiaECola: code } });
+  expect(paid.status()).toBe(200);
+  expect(((await paid.json()) as { webhookStatus: number }).webhookStatus).toBe(200);
+
+  await expect(page.getByText(/Sua licença foi renovada até \d{2}\/\d{2}\/\d{4}!/)).toBeVisible();
+  // Back to / after 4 s, with the full app.
+  await expect(page).toHaveURL(/\/$/, { timeout: 8_000 });
+  await page.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "Atendimentos" }).click();
+  await expect(page).toHaveURL(/\/tickets$/);
+  await expect(page.getByTestId("billing-expired")).toHaveCount(0);
+
+  // The invoice is paid now.
+  await page.goto("/financeiro");
+  await expect(page.getByTestId("invoice-row").first()).toHaveAttribute("data-status", "paid");
+  await expect(page.getByTestId("invoice-row").first().getByRole("button", { name: "PAGO" })).toBeDisabled();
+});

@@ -1,0 +1,246 @@
+/**
+ * The simulator's HTTP API (/api/simulator/...): act as customers of a simulator connection.
+ * Reachable by signed-in users of the owning company, or with the connection's secret link key
+ * (`?key=`, derived server-side from JWT_SECRET and the connection's token, shown to admins only).
+ * Not registered at all when SIMULATOR_ENABLED=false (every path answers 404).
+ * It lives with the simulator provider because it drives that provider's own classes (phones, customer
+ * messages); domain modules see only the ChannelProvider interface.
+ */
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import type { FastifyRequest } from "fastify";
+import {
+  simulatorAckBody,
+  simulatorCallBody,
+  simulatorConnectionParams,
+  simulatorInboundBody,
+  simulatorKeyQuery,
+  simulatorMessageParams,
+  simulatorPhoneBody,
+  simulatorPhoneParams,
+  simulatorScanBody,
+  type ConnectionStatus,
+  type SimulatorLinkDTO,
+  type SimulatorMessageDTO,
+  type SimulatorPhoneDTO,
+  type SimulatorStateDTO,
+} from "@balcao/shared";
+import type { App } from "../../app";
+import { SimulatorError, SimulatorSession, type CustomerMessage, type SimMessage, type SimPhone, type SimulatorProvider } from "./provider";
+import { ChannelError } from "../types";
+import { connectionAuth, connections } from "../../db/schema";
+import { isAdmin } from "@balcao/shared";
+import { actorOf, bearerToken, requireAdmin } from "../../http/auth";
+import { AppError, forbidden, notFound } from "../../http/errors";
+import { sniffMimeType } from "../../modules/media/sniff";
+
+type ConnectionRow = typeof connections.$inferSelect;
+
+export function simulatorKey(jwtSecret: string, connection: Pick<ConnectionRow, "id" | "token">): string {
+  return createHmac("sha256", jwtSecret).update(`simulator:${connection.id}:${connection.token ?? ""}`).digest("base64url");
+}
+
+function presentMessage(m: SimMessage): SimulatorMessageDTO {
+  return {
+    id: m.id,
+    direction: m.direction,
+    kind: m.kind,
+    body: m.body,
+    ack: m.ack,
+    deleted: m.deleted,
+    hasMedia: !!m.media,
+    ...(m.media && { mimeType: m.media.mimeType, fileName: m.media.fileName, ...(m.media.voice !== undefined && { voice: m.media.voice }) }),
+    ...(m.quotedId && { quotedId: m.quotedId }),
+    timestamp: m.timestamp.toISOString(),
+  };
+}
+
+function presentPhone(p: SimPhone): SimulatorPhoneDTO {
+  return { number: p.number, name: p.name, messages: p.messages.map(presentMessage) };
+}
+
+export function registerSimulatorRoutes(app: App): void {
+  const { ctx } = app;
+  if (!ctx.config.channels.simulatorEnabled) return;
+  const db = ctx.database.db;
+  const tags = ["simulator"];
+  const provider = () => {
+    const p = ctx.channels.provider<SimulatorProvider>("simulator");
+    if (!p) throw notFound();
+    return p;
+  };
+
+  /** The simulator connection the caller may drive: by signed-in company, or by secret link key. */
+  const access = async (request: FastifyRequest, connectionId: number): Promise<ConnectionRow> => {
+    const key = (request.query as { key?: string } | undefined)?.key;
+    const token = bearerToken(request);
+    let row: ConnectionRow | undefined;
+    if (key && !token) {
+      [row] = await db.select().from(connections).where(eq(connections.id, connectionId)).limit(1);
+      const expected = row ? Buffer.from(simulatorKey(ctx.config.jwtSecret, row)) : Buffer.alloc(0);
+      const given = Buffer.from(key);
+      if (!row || expected.length !== given.length || !timingSafeEqual(expected, given)) throw notFound("ERR_NO_WAPP_FOUND");
+    } else {
+      const actor = await app.auth.authenticate(token);
+      request.actor = actor;
+      [row] = await db
+        .select()
+        .from(connections)
+        .where(and(eq(connections.id, connectionId), eq(connections.companyId, actor.companyId)))
+        .limit(1);
+    }
+    if (!row || row.channel !== "simulator") throw notFound("ERR_NO_WAPP_FOUND");
+    return row;
+  };
+
+  /** The live session, which only exists in the process that owns the connection. */
+  const live = (row: ConnectionRow): SimulatorSession => {
+    try {
+      const session = ctx.channels.session(row.companyId, row.id);
+      if (session instanceof SimulatorSession && session.status === "connected") return session;
+    } catch {
+      /* mapped below */
+    }
+    throw new AppError("ERR_WAPP_NOT_INITIALIZED", 400);
+  };
+
+  const guard = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (err) {
+      if (err instanceof SimulatorError) throw new AppError(err.code, err.code === "ERR_SIMULATOR_NO_MESSAGE" ? 404 : 400);
+      if (err instanceof ChannelError) throw new AppError(err.code === "INVALID_NUMBER" ? "ERR_WAPP_INVALID_CONTACT" : "ERR_WAPP_NOT_INITIALIZED", 400);
+      throw err;
+    }
+  };
+
+  const phones = (row: ConnectionRow): SimulatorPhoneDTO[] => [...provider().phoneBook(row.id).phones.values()].map(presentPhone);
+
+  app.get("/simulator/connections", { preHandler: app.authenticate, schema: { tags } }, async (request) => {
+    const actor = actorOf(request);
+    const rows = await db
+      .select({ id: connections.id, name: connections.name, status: connections.status, qrcode: connections.qrcode })
+      .from(connections)
+      .where(and(eq(connections.companyId, actor.companyId), eq(connections.channel, "simulator")))
+      .orderBy(connections.name);
+    // The pairing code pairs the company's number: admins only (issue 11).
+    return rows.map((r) => ({ ...r, qrcode: isAdmin(actor) ? r.qrcode : null, status: r.status as ConnectionStatus }));
+  });
+
+  app.get("/simulator/:connectionId", { schema: { params: simulatorConnectionParams, querystring: simulatorKeyQuery, tags } }, async (request): Promise<SimulatorStateDTO> => {
+    const row = await access(request, request.params.connectionId);
+    // Attendants and link holders play customers; only an admin sees (and so can scan) the pairing code.
+    const showCode = !!request.actor && isAdmin(request.actor);
+    return {
+      connection: { id: row.id, name: row.name, status: row.status as ConnectionStatus, qrcode: showCode ? row.qrcode : "" },
+      live: ctx.channels.isLocal(row.id),
+      phones: phones(row),
+    };
+  });
+
+  app.get("/simulator/:connectionId/link", { schema: { params: simulatorConnectionParams, tags } }, async (request): Promise<SimulatorLinkDTO> => {
+    const row = await access(request, request.params.connectionId);
+    if (!request.actor) throw notFound("ERR_NO_WAPP_FOUND");
+    requireAdmin(request.actor);
+    const key = simulatorKey(ctx.config.jwtSecret, row);
+    return { key, url: `/simulator/${row.id}?key=${encodeURIComponent(key)}` };
+  });
+
+  app.post("/simulator/:connectionId/scan", { schema: { params: simulatorConnectionParams, querystring: simulatorKeyQuery, body: simulatorScanBody, tags } }, async (request) => {
+    const row = await access(request, request.params.connectionId);
+    // Pairing a number is an admin's act, never an attendant's or a link holder's (issue 11).
+    if (!request.actor || !isAdmin(request.actor)) throw forbidden();
+    const code = request.body.code;
+    return guard(async () => {
+      let local: SimulatorSession | undefined;
+      try {
+        const s = ctx.channels.session(row.companyId, row.id);
+        if (s instanceof SimulatorSession) local = s;
+      } catch {
+        /* not here */
+      }
+      if (local) await local.pair(code);
+      else {
+        // The session runs in another process (or nowhere): check the code shown, store the pairing, restart it.
+        if (row.status !== "qrcode" || !row.qrcode || row.qrcode !== code) throw new SimulatorError("ERR_SIMULATOR_INVALID_CODE");
+        await db
+          .insert(connectionAuth)
+          .values({ connectionId: row.id, companyId: row.companyId, creds: { paired: true } })
+          .onConflictDoUpdate({ target: connectionAuth.connectionId, set: { creds: { paired: true }, updatedAt: new Date() } });
+        await ctx.channels.command(row.companyId, row.id, "start");
+      }
+      const [fresh] = await db.select({ status: connections.status }).from(connections).where(eq(connections.id, row.id));
+      return { status: (fresh?.status ?? row.status) as ConnectionStatus };
+    });
+  });
+
+  app.get("/simulator/:connectionId/phones", { schema: { params: simulatorConnectionParams, querystring: simulatorKeyQuery, tags } }, async (request) =>
+    phones(await access(request, request.params.connectionId)),
+  );
+
+  app.post("/simulator/:connectionId/phones", { schema: { params: simulatorConnectionParams, querystring: simulatorKeyQuery, body: simulatorPhoneBody, tags } }, async (request, reply) => {
+    const row = await access(request, request.params.connectionId);
+    const phone = await guard(async () => live(row).addPhone(request.body.number, request.body.name));
+    return reply.status(201).send(presentPhone(phone));
+  });
+
+  app.get("/simulator/:connectionId/phones/:number/messages", { schema: { params: simulatorPhoneParams, querystring: simulatorKeyQuery, tags } }, async (request) => {
+    const row = await access(request, request.params.connectionId);
+    const phone = provider().phoneBook(row.id).phones.get(request.params.number);
+    return (phone?.messages ?? []).map(presentMessage);
+  });
+
+  app.post(
+    "/simulator/:connectionId/phones/:number/messages",
+    { schema: { params: simulatorPhoneParams, querystring: simulatorKeyQuery, body: simulatorInboundBody, tags } },
+    async (request, reply) => {
+      const row = await access(request, request.params.connectionId);
+      const body = request.body;
+      const input: CustomerMessage =
+        "data" in body || body.type === "image" || body.type === "video" || body.type === "document" || body.type === "audio"
+          ? ({ ...body, data: "data" in body && body.data ? Buffer.from(body.data, "base64") : undefined } as CustomerMessage)
+          : (body as CustomerMessage);
+      const message = await guard(() => live(row).customerSend(request.params.number, input, body.name));
+      return reply.status(201).send(presentMessage(message));
+    },
+  );
+
+  app.delete("/simulator/:connectionId/phones/:number/messages/:messageId", { schema: { params: simulatorMessageParams, querystring: simulatorKeyQuery, tags } }, async (request, reply) => {
+    const row = await access(request, request.params.connectionId);
+    await guard(() => live(row).customerDelete(request.params.number, request.params.messageId));
+    return reply.status(204).send();
+  });
+
+  app.post(
+    "/simulator/:connectionId/phones/:number/messages/:messageId/ack",
+    { schema: { params: simulatorMessageParams, querystring: simulatorKeyQuery, body: simulatorAckBody, tags } },
+    async (request, reply) => {
+      const row = await access(request, request.params.connectionId);
+      await guard(() => live(row).customerAck(request.params.number, request.params.messageId, request.body.ack));
+      return reply.status(204).send();
+    },
+  );
+
+  app.get("/simulator/:connectionId/phones/:number/messages/:messageId/media", { schema: { params: simulatorMessageParams, querystring: simulatorKeyQuery, tags } }, async (request, reply) => {
+    const row = await access(request, request.params.connectionId);
+    const message = provider().phoneBook(row.id).phones.get(request.params.number)?.messages.find((m) => m.id === request.params.messageId);
+    if (!message?.media) throw new AppError("ERR_SIMULATOR_NO_MESSAGE", 404);
+    // The type the bytes are, not the one the customer declared (an "image/png" that is HTML must not render).
+    const sniffed = sniffMimeType(message.media.data);
+    const declared = message.media.mimeType;
+    const type = sniffed !== "application/octet-stream" && declared.split("/")[0] === sniffed.split("/")[0] ? declared : sniffed;
+    return reply
+      .header("Content-Type", type)
+      .header("Content-Security-Policy", "sandbox; default-src 'none'")
+      .header("Content-Disposition", "attachment")
+      .header("X-Content-Type-Options", "nosniff")
+      .header("Cache-Control", "private, no-store")
+      .send(message.media.data);
+  });
+
+  app.post("/simulator/:connectionId/phones/:number/calls", { schema: { params: simulatorPhoneParams, querystring: simulatorKeyQuery, body: simulatorCallBody, tags } }, async (request, reply) => {
+    const row = await access(request, request.params.connectionId);
+    const call = await guard(() => live(row).customerCall(request.params.number, request.body?.isVideo ?? false));
+    return reply.status(201).send(presentMessage(call));
+  });
+}

@@ -1,0 +1,199 @@
+/**
+ * The outbox contract: nothing before commit, nothing lost after it, once per consumer group across
+ * processes, commit-safe ordering. Each EventBus below stands for a process (its own pool where it matters).
+ */
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../db/client";
+import { createTestApp, type TestApp } from "../test/testApp";
+import { Notifications } from "../db/notifications";
+import { EventBus, type DeliveredEvent, type DomainEvent } from "./bus";
+
+declare module "./bus" {
+  interface DomainEvents {
+    "test.happened": { n: number; tag: string };
+  }
+}
+
+const log = pino({ level: "silent" });
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000, interval: 20 });
+
+let t: TestApp;
+let other: Database;
+let tagSeq = 0;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const pool = t.ctx.database.pool as unknown as { options: { connectionString: string } };
+  other = await openDatabase({ databaseUrl: pool.options.connectionString });
+});
+afterAll(async () => {
+  await Promise.all(listeners.map((n) => n.stop()));
+  await other.close();
+  await t.close();
+});
+
+const listeners: Notifications[] = [];
+/** A bus as a process has it: with its own LISTEN connection (stopped after the file). */
+function newBus(database: Database, pollMs: number): EventBus {
+  const notifications = new Notifications(database, log);
+  listeners.push(notifications);
+  return new EventBus(database, log, notifications, { pollMs });
+}
+
+const happened = (tag: string, n: number): DomainEvent => ({ type: "test.happened", companyId: 1, n, tag });
+
+/** A bus with one group that records what it receives (only events of `tag`). */
+function busWith(database: Database, group: string, tag: string) {
+  const bus = newBus(database, 50);
+  const seen: DeliveredEvent[] = [];
+  bus.subscribe(group, (e) => {
+    if (e.type === "test.happened" && e.tag === tag) seen.push(e);
+  });
+  return { bus, seen, ns: () => seen.map((e) => (e.type === "test.happened" ? e.n : -1)) };
+}
+
+describe("outbox", () => {
+  it("delivers recorded events after commit, with an id, and never those of a rolled-back transaction", async () => {
+    const tag = `t${++tagSeq}`;
+    const { bus, seen, ns } = busWith(t.ctx.database, `g-${tag}`, tag);
+    await bus.start();
+    try {
+      await t.ctx.database.db
+        .transaction(async (tx) => {
+          await bus.record(tx, happened(tag, 1));
+          throw new Error("rollback");
+        })
+        .catch(() => undefined);
+      await t.ctx.database.db.transaction(async (tx) => {
+        await bus.record(tx, happened(tag, 2), happened(tag, 3));
+      });
+      await poll(ns).toEqual([2, 3]);
+      expect(seen[0]!.eventId).toMatch(/^\d+$/);
+      expect(new Set(seen.map((e) => e.eventId)).size).toBe(2);
+    } finally {
+      await bus.stop();
+    }
+  });
+
+  it("holds back an event committed early until an older writing transaction ends, then keeps their order", async () => {
+    const tag = `t${++tagSeq}`;
+    const { bus, ns } = busWith(t.ctx.database, `g-${tag}`, tag);
+    await bus.start();
+    try {
+      let releaseOlder!: () => void;
+      const olderMayCommit = new Promise<void>((r) => (releaseOlder = r));
+      let olderWrote!: () => void;
+      const wrote = new Promise<void>((r) => (olderWrote = r));
+      // The older transaction writes first (lower txid) but commits last, on another connection.
+      const older = other.db.transaction(async (tx) => {
+        await bus.record(tx, happened(tag, 1));
+        olderWrote();
+        await olderMayCommit;
+      });
+      await wrote;
+      await t.ctx.database.db.transaction(async (tx) => {
+        await bus.record(tx, happened(tag, 2));
+      });
+      bus.kick();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(ns()).toEqual([]);
+      releaseOlder();
+      await older;
+      await poll(ns).toEqual([1, 2]);
+    } finally {
+      await bus.stop();
+    }
+  });
+
+  it("delivers events committed while no process was consuming (a crash between commit and delivery)", async () => {
+    const tag = `t${++tagSeq}`;
+    const group = `g-${tag}`;
+    // The consumer group exists (its cursor is written) and then its process dies.
+    const first = busWith(t.ctx.database, group, tag);
+    await first.bus.start();
+    await first.bus.drain();
+    await first.bus.stop();
+    // The writer commits and "dies" before anything delivers.
+    const writer = newBus(t.ctx.database, 60_000);
+    await t.ctx.database.db.transaction(async (tx) => {
+      await writer.record(tx, happened(tag, 1), happened(tag, 2));
+    });
+    expect(first.ns()).toEqual([]);
+    // A new process with the same group picks them up.
+    const next = busWith(other, group, tag);
+    await next.bus.start();
+    try {
+      await poll(next.ns).toEqual([1, 2]);
+    } finally {
+      await next.bus.stop();
+    }
+  });
+
+  it("gives each event to one process per consumer group, and to every group", async () => {
+    const tag = `t${++tagSeq}`;
+    const a = busWith(t.ctx.database, `g-${tag}`, tag);
+    const b = busWith(other, `g-${tag}`, tag);
+    const audit = busWith(other, `audit-${tag}`, tag);
+    await Promise.all([a.bus.start(), b.bus.start(), audit.bus.start()]);
+    try {
+      for (let i = 1; i <= 30; i++) (i % 2 ? a.bus : b.bus).publish(happened(tag, i));
+      await poll(() => a.seen.length + b.seen.length).toBe(30);
+      await poll(() => audit.seen.length).toBe(30);
+      await new Promise((r) => setTimeout(r, 200));
+      const all = [...a.ns(), ...b.ns()].sort((x, y) => x - y);
+      expect(all).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+      expect(audit.ns().sort((x, y) => x - y)).toEqual(all);
+    } finally {
+      await Promise.all([a.bus.stop(), b.bus.stop(), audit.bus.stop()]);
+    }
+  });
+
+  it("retries a failing handler from the failed event, keeping order", async () => {
+    const tag = `t${++tagSeq}`;
+    const bus = newBus(t.ctx.database, 50);
+    const seen: number[] = [];
+    let failOnce = true;
+    bus.subscribe(`g-${tag}`, (e) => {
+      if (e.type !== "test.happened" || e.tag !== tag) return;
+      if (e.n === 2 && failOnce) {
+        failOnce = false;
+        throw new Error("transient");
+      }
+      seen.push(e.n);
+    });
+    await bus.start();
+    try {
+      bus.publish(happened(tag, 1), happened(tag, 2), happened(tag, 3));
+      await poll(() => seen).toEqual([1, 2, 3]);
+    } finally {
+      await bus.stop();
+    }
+  });
+
+  it("keeps order per key while different keys run concurrently", async () => {
+    const tag = `t${++tagSeq}`;
+    const bus = newBus(t.ctx.database, 50);
+    const seen: string[] = [];
+    bus.subscribe(
+      `g-${tag}`,
+      async (e) => {
+        if (e.type !== "test.happened" || e.tag !== tag) return;
+        // Key 0's first event is slow: key 1 must not wait for it, key 0's second must.
+        if (e.n === 0) await new Promise((r) => setTimeout(r, 200));
+        seen.push(`${e.n % 2}:${e.n}`);
+      },
+      { key: (e) => (e.type === "test.happened" ? e.n % 2 : undefined) },
+    );
+    await bus.start();
+    try {
+      bus.publish(happened(tag, 0), happened(tag, 1), happened(tag, 2), happened(tag, 3));
+      await poll(() => seen.length).toBe(4);
+      expect(seen.filter((s) => s.startsWith("0:"))).toEqual(["0:0", "0:2"]);
+      expect(seen.filter((s) => s.startsWith("1:"))).toEqual(["1:1", "1:3"]);
+      expect(seen.indexOf("1:1")).toBeLessThan(seen.indexOf("0:0"));
+    } finally {
+      await bus.stop();
+    }
+  });
+});

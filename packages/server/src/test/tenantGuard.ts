@@ -1,0 +1,52 @@
+/**
+ * Every statement the server code sends during a test file is checked for tenant scoping (db/tenant.ts): one
+ * that touches a tenant-owned table without mentioning company_id fails the file, naming the statement and
+ * the server function that sent it. Statements sent by test code itself (fixtures, assertions) and the
+ * deliberate cross-tenant reads below are not checked.
+ */
+import pg from "pg";
+import { afterAll, expect } from "vitest";
+import { unscopedTenantTables } from "../db/tenant";
+
+/**
+ * Server functions that read across companies on purpose, each with its reason. A frame of the stack that
+ * contains one of these names exempts the statement.
+ */
+const CROSS_TENANT: Record<string, string> = {
+  "BillingService.confirmCharge": "a PSP callback names a charge by txid before any company is known",
+  "BillingService.confirmManually": "the platform super user confirms any company's static Pix payment",
+  "ScheduleSender.sweep": "the minute sweep of scheduled messages finds late rows of every company, then handles each in its company",
+};
+
+/** Coordination rows keyed by connection, claimed and renewed across companies by every process. */
+const INFRASTRUCTURE_TABLES = new Set(["connection_leases"]);
+
+interface Violation {
+  statement: string;
+  tables: string[];
+  caller: string;
+}
+
+const violations: Violation[] = [];
+const SERVER_FRAME = /packages\/server\/src\/(?!test\/)[^:)]*(?<!\.test)\.ts/;
+
+const original = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  const first = args[0] as string | { text?: string } | undefined;
+  const text = typeof first === "string" ? first : first?.text;
+  if (text) {
+    const tables = unscopedTenantTables(text).filter((table) => !INFRASTRUCTURE_TABLES.has(table));
+    if (tables.length > 0) {
+      const frames = (new Error().stack ?? "").split("\n").slice(2);
+      const server = frames.filter((f) => SERVER_FRAME.test(f) && !/\/db\/(client|embedded|resilience)\.ts/.test(f));
+      const exempt = frames.some((f) => Object.keys(CROSS_TENANT).some((name) => f.includes(name)));
+      if (server.length > 0 && !exempt) violations.push({ statement: text.replace(/\s+/g, " ").slice(0, 300), tables, caller: server[0]!.trim() });
+    }
+  }
+  return (original as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof pg.Client.prototype.query;
+
+afterAll(() => {
+  const found = violations.splice(0);
+  expect(found, "statements on tenant tables without company_id (see db/tenant.ts)").toEqual([]);
+});

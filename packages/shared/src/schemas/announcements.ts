@@ -1,0 +1,66 @@
+import { z } from "zod";
+import { MSG } from "./common";
+import { looseBoolean } from "./companies";
+
+/** Spec §9: 1 high (red), 2 medium (orange), 3 low (grey); new ones are low and active. */
+export const ANNOUNCEMENT_PRIORITIES = [1, 2, 3] as const;
+export type AnnouncementPriority = (typeof ANNOUNCEMENT_PRIORITIES)[number];
+export const ANNOUNCEMENT_DEFAULT_PRIORITY: AnnouncementPriority = 3;
+/** Attachments (spec §5): .png, .jpg, .jpeg, checked by their bytes too; at most this size. */
+export const ANNOUNCEMENT_MEDIA_EXTENSIONS = [".png", ".jpg", ".jpeg"] as const;
+export const ANNOUNCEMENT_MEDIA_TYPES = ["image/png", "image/jpeg"] as const;
+export const ANNOUNCEMENT_MEDIA_MAX_BYTES = 5 * 1024 * 1024;
+
+const required = (max: number) => z.string({ error: MSG.obrigatorio }).trim().min(1, MSG.obrigatorio).max(max, MSG.tooLong);
+
+const priorityField = z.coerce
+  .number({ error: "Invalid priority" })
+  .int("Invalid priority")
+  .min(1, "Invalid priority")
+  .max(3, "Invalid priority")
+  .transform((v) => v as AnnouncementPriority);
+
+export const announcementCreateBody = z.object({
+  title: required(200),
+  text: required(5000),
+  priority: priorityField.optional().default(ANNOUNCEMENT_DEFAULT_PRIORITY),
+  status: looseBoolean.optional().default(true),
+});
+export type AnnouncementCreateBody = z.input<typeof announcementCreateBody>;
+
+export const announcementUpdateBody = z.object({
+  title: required(200).optional(),
+  text: required(5000).optional(),
+  priority: priorityField.optional(),
+  status: looseBoolean.optional(),
+});
+export type AnnouncementUpdateBody = z.input<typeof announcementUpdateBody>;
+
+export interface AnnouncementDTO {
+  id: number;
+  title: string;
+  text: string;
+  priority: AnnouncementPriority;
+  /** Authorised URL of the attached image (any signed-in user may fetch it), or null. */
+  mediaPath: string | null;
+  /** The attachment's original file name, or null ('Sem anexo'). */
+  mediaName: string | null;
+  status: boolean;
+  createdAt: string;
+  updatedAt: string;
+  /** Whether the signed-in user has opened it (list and show answers only; events carry no per-user state). */
+  read?: boolean;
+}
+
+/**
+ * GET /announcements/: a page of 20, newest first. Super users see every announcement (the management page);
+ * everyone else only active ones (the top-bar popover). `unreadCount` counts the caller's unread active ones.
+ */
+export interface AnnouncementListResponse {
+  records: AnnouncementDTO[];
+  hasMore: boolean;
+  unreadCount: number;
+}
+
+/** `announcement` socket event, sent to every company (spec §7). */
+export type AnnouncementEvent = { action: "create" | "update"; record: AnnouncementDTO } | { action: "delete"; id: number };
