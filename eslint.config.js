@@ -24,7 +24,13 @@ export default tseslint.config(
     // The server logs through pino only. Terminal programs (the start banner, operator commands) print for
     // the person at the terminal, and tests may print what they measured.
     files: ["packages/server/src/**/*.ts"],
-    ignores: ["packages/server/src/**/*.test.ts", "packages/server/src/test/**", "packages/server/src/main.ts", "packages/server/src/**/*-cli.ts", "packages/server/src/db/migrate-pglite.ts"],
+    ignores: [
+      "packages/server/src/**/*.test.ts",
+      "packages/server/src/test/**",
+      "packages/server/src/main.ts",
+      "packages/server/src/**/*-cli.ts",
+      "packages/server/src/db/migrate-pglite.ts",
+    ],
     rules: { "no-console": "error" },
   },
   {

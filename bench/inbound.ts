@@ -17,12 +17,19 @@ export async function inboundBench(): Promise<void> {
   const db = ctx.database.db;
   const [plan] = await db.insert(plans).values({ name: "Bench", users: 10, connections: 10, queues: 10, value: 1 }).returning();
   const [company] = await db.insert(companies).values({ name: "Inbound Co", planId: plan!.id, dueDate: "2099-12-31" }).returning();
-  await db.insert(users).values({ companyId: company!.id, name: "Admin", email: "inbound@bench.dev", passwordHash: await ctx.passwords.hash("bench-pass"), profile: "admin" });
+  await db.insert(users).values({
+    companyId: company!.id,
+    name: "Admin",
+    email: "inbound@bench.dev",
+    passwordHash: await ctx.passwords.hash("bench-pass"),
+    profile: "admin",
+  });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const address = app.server.address();
   const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
 
-  const token = (await app.inject({ method: "POST", url: "/api/auth/login", payload: { email: "inbound@bench.dev", password: "bench-pass" } })).json().token as string;
+  const token = (await app.inject({ method: "POST", url: "/api/auth/login", payload: { email: "inbound@bench.dev", password: "bench-pass" } })).json()
+    .token as string;
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
   const conn = (await app.inject({ method: "POST", url: "/api/whatsapp", headers, payload: { name: "Simulador" } })).json();
   await app.inject({ method: "POST", url: `/api/simulator/${conn.id}/scan`, headers, payload: { code: conn.qrcode } });
@@ -50,7 +57,11 @@ export async function inboundBench(): Promise<void> {
     const body = `mensagem ${i}`;
     const phone = `55119${String(81234501 + (i % PHONES))}`;
     sentAt.set(body, process.hrtime.bigint());
-    const res = await fetch(`${base}/api/simulator/${conn.id}/phones/${phone}/messages`, { method: "POST", headers, body: JSON.stringify({ type: "text", body }) });
+    const res = await fetch(`${base}/api/simulator/${conn.id}/phones/${phone}/messages`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ type: "text", body }),
+    });
     if (res.status !== 201) throw new Error(`simulator answered ${res.status}: ${await res.text()}`);
   };
   const started = process.hrtime.bigint();
@@ -70,7 +81,14 @@ export async function inboundBench(): Promise<void> {
   for (let i = 0; i < MESSAGES; i++) {
     await pipeline.receive(
       { companyId: company!.id, connectionId: conn.id },
-      { providerMessageId: `BASE-${i}`, chat: { id: `55119${String(71234501 + (i % PHONES))}`, kind: "phone" }, fromMe: false, kind: "chat", body: `base ${i}`, timestamp: new Date() },
+      {
+        providerMessageId: `BASE-${i}`,
+        chat: { id: `55119${String(71234501 + (i % PHONES))}`, kind: "phone" },
+        fromMe: false,
+        kind: "chat",
+        body: `base ${i}`,
+        timestamp: new Date(),
+      },
     );
   }
   const baseSeconds = Number(process.hrtime.bigint() - baseStarted) / 1e9;

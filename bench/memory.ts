@@ -102,7 +102,15 @@ function sample(rootPid: number): Sample {
     }
   }
   const mb = (kb: number) => kb / 1024;
-  return { totalPss: mb(node + postgres), nodePss: mb(node), serverPss: mb(server.pss), serverRss: mb(server.rss), postgresPss: mb(postgres), postgresProcesses: count, others };
+  return {
+    totalPss: mb(node + postgres),
+    nodePss: mb(node),
+    serverPss: mb(server.pss),
+    serverRss: mb(server.rss),
+    postgresPss: mb(postgres),
+    postgresProcesses: count,
+    others,
+  };
 }
 
 // ---------------------------------------------------------------- the server under test
@@ -286,7 +294,9 @@ async function run(label: string, databaseUrl?: string): Promise<void> {
     const loadSeconds = (Date.now() - loadStarted) / 1000;
     const loaded = await settle(root);
     line(`after ${LOAD} msgs sent at ${RATE} msg/s`, loaded, embedded);
-    console.log(`${"".padEnd(36)} all ${LOAD} reached the attendant's socket in ${loadSeconds.toFixed(0)} s (${(LOAD / loadSeconds).toFixed(1)} msg/s)`);
+    console.log(
+      `${"".padEnd(36)} all ${LOAD} reached the attendant's socket in ${loadSeconds.toFixed(0)} s (${(LOAD / loadSeconds).toFixed(1)} msg/s)`,
+    );
     let peak = loaded;
     const soakStarted = Date.now();
     const beforeSoak = t.received();

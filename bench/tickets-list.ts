@@ -17,7 +17,10 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 50);
 
 export async function seedCompany(ctx: AppContext, name: string, tickets: number, perTicket: number) {
   const db = ctx.database.db;
-  const [plan] = await db.insert(plans).values({ name: `Plano ${name}`, users: 100, connections: 10, queues: 10, value: 1 }).returning();
+  const [plan] = await db
+    .insert(plans)
+    .values({ name: `Plano ${name}`, users: 100, connections: 10, queues: 10, value: 1 })
+    .returning();
   const [company] = await db.insert(companies).values({ name, planId: plan!.id, dueDate: "2099-12-31" }).returning();
   const passwordHash = await ctx.passwords.hash("bench-pass");
   const email = `admin@${name.toLowerCase().replace(/\W/g, "")}.bench`;
@@ -49,7 +52,9 @@ export async function ticketsListBench(): Promise<void> {
   await seedCompany(ctx, "Vizinha Um", Math.ceil(TICKETS / 10), 5);
   await seedCompany(ctx, "Vizinha Dois", Math.ceil(TICKETS / 10), 5);
   await ctx.database.db.execute(sql`analyze`);
-  console.log(`seeded ${TICKETS} tickets and ${TICKETS * PER_TICKET} messages (+2 companies) in ${((Date.now() - started) / 1000).toFixed(0)} s (${ctx.database.kind})`);
+  console.log(
+    `seeded ${TICKETS} tickets and ${TICKETS * PER_TICKET} messages (+2 companies) in ${((Date.now() - started) / 1000).toFixed(0)} s (${ctx.database.kind})`,
+  );
 
   const login = await app.inject({ method: "POST", url: "/api/auth/login", payload: { email: target.email, password: "bench-pass" } });
   const token = login.json().token as string;
@@ -67,10 +72,14 @@ export async function ticketsListBench(): Promise<void> {
   for (const [label, qs] of cases) {
     const parsed = ticketListQuery.parse(Object.fromEntries(new URLSearchParams(qs)));
     const baseline = await measure(() => service.listQuery(actor, parsed), RUNS, 3);
-    const api = await measure(async () => {
-      const res = await app.inject({ method: "GET", url: `/api/tickets?${qs}`, headers });
-      if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}: ${res.body}`);
-    }, RUNS, 3);
+    const api = await measure(
+      async () => {
+        const res = await app.inject({ method: "GET", url: `/api/tickets?${qs}`, headers });
+        if (res.statusCode !== 200) throw new Error(`status ${res.statusCode}: ${res.body}`);
+      },
+      RUNS,
+      3,
+    );
     report(`page query: ${label}`, baseline);
     report(`GET /api/tickets: ${label}`, api, baseline);
   }

@@ -46,12 +46,16 @@ if (wants("typecheck")) {
 }
 if (wants("lint")) {
   // ESLint over every workspace, no warning allowed (eslint.config.js).
-  const code = run("lint (ESLint)", bin("eslint"), ["--max-warnings", "0", "packages", "bench", "scripts", "eslint.config.js"]);
-  record("lint", code === 0 ? 1 : 0, code === 0 ? 0 : 1);
+  const eslint = run("lint (ESLint)", bin("eslint"), ["--max-warnings", "0", "packages", "bench", "scripts", "eslint.config.js"]);
+  record("lint", eslint === 0 ? 1 : 0, eslint === 0 ? 0 : 1);
+  // Prettier decides layout (.prettierrc.json); `npm run format` rewrites, this only checks.
+  const prettier = run("format (Prettier)", bin("prettier"), ["--check", "--log-level", "warn", "."]);
+  record("format", prettier === 0 ? 1 : 0, prettier === 0 ? 0 : 1);
 }
 if (wants("shared")) vitestSuite("shared", "packages/shared");
 if (wants("server")) vitestSuite("server (embedded PostgreSQL)", "packages/server");
-if (wants("server") && process.env.TEST_DATABASE_URL) vitestSuite("server (PostgreSQL)", "packages/server", { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL });
+if (wants("server") && process.env.TEST_DATABASE_URL)
+  vitestSuite("server (PostgreSQL)", "packages/server", { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL });
 if (wants("web")) vitestSuite("web", "packages/web");
 if (wants("e2e")) {
   const built = run("build web", "npm", ["run", "build", "--workspace", "@balcao/web"]);

@@ -50,12 +50,22 @@ test.beforeAll(async ({ request }) => {
   const token = (await (await request.post("/api/auth/login", { data: { email: owner.email, password: owner.password } })).json()).token as string;
 
   // Two queues; Suporte has a two-level option tree.
-  const vendas = await post(request, token, "/api/queue", { name: `Vendas ${stamp}`, color: "#2E7D32", greetingMessage: "Vendas: um vendedor já vem." });
+  const vendas = await post(request, token, "/api/queue", {
+    name: `Vendas ${stamp}`,
+    color: "#2E7D32",
+    greetingMessage: "Vendas: um vendedor já vem.",
+  });
   const suporte = await post(request, token, "/api/queue", { name: `Suporte ${stamp}`, color: "#1565C0", greetingMessage: SUPPORT_GREETING });
   supportQueue = suporte.name;
   const finance = await post(request, token, "/api/queue-options", { queueId: suporte.id, title: "Financeiro", message: FINANCE_MESSAGE, option: 1 });
   await post(request, token, "/api/queue-options", { queueId: suporte.id, parentId: finance.id, title: "Boletos", message: LEAF_MESSAGE, option: 1 });
-  await post(request, token, "/api/queue-options", { queueId: suporte.id, parentId: finance.id, title: "Pix", message: "Pix: envie o comprovante.", option: 2 });
+  await post(request, token, "/api/queue-options", {
+    queueId: suporte.id,
+    parentId: finance.id,
+    title: "Pix",
+    message: "Pix: envie o comprovante.",
+    option: 2,
+  });
   await post(request, token, "/api/queue-options", { queueId: suporte.id, title: "Técnico", message: "Um técnico vai te atender.", option: 2 });
   await post(request, token, "/api/users", { ...support, profile: "user", queueIds: [suporte.id] });
   await post(request, token, "/api/users", { ...sales, profile: "user", queueIds: [vendas.id] });
@@ -70,7 +80,8 @@ test.beforeAll(async ({ request }) => {
   });
   const auth = { Authorization: `Bearer ${token}` };
   const state = await waitFor(
-    async () => (await (await request.get(`/api/simulator/${connection.id}`, { headers: auth })).json()) as { connection: { status: string; qrcode: string } },
+    async () =>
+      (await (await request.get(`/api/simulator/${connection.id}`, { headers: auth })).json()) as { connection: { status: string; qrcode: string } },
     (s) => s.connection.status === "qrcode" && !!s.connection.qrcode,
   );
   await post(request, token, `/api/simulator/${connection.id}/scan`, { code: state.connection.qrcode });

@@ -40,14 +40,16 @@ async function pairSimulator(request: APIRequestContext) {
   expect(created.status(), await created.text()).toBe(201);
   connectionId = (await created.json()).id;
   const state = await waitFor(
-    async () => (await (await request.get(`/api/simulator/${connectionId}`, { headers: auth() })).json()) as { connection: { status: string; qrcode: string } },
+    async () =>
+      (await (await request.get(`/api/simulator/${connectionId}`, { headers: auth() })).json()) as { connection: { status: string; qrcode: string } },
     (s) => s.connection.status === "qrcode" && !!s.connection.qrcode,
   );
   expect(state.connection.qrcode, "the simulator connection should show a pairing code").toBeTruthy();
   const scan = await request.post(`/api/simulator/${connectionId}/scan`, { headers: auth(), data: { code: state.connection.qrcode } });
   expect(scan.ok(), await scan.text()).toBeTruthy();
   const live = await waitFor(
-    async () => (await (await request.get(`/api/simulator/${connectionId}`, { headers: auth() })).json()) as { connection: { status: string; live?: boolean } },
+    async () =>
+      (await (await request.get(`/api/simulator/${connectionId}`, { headers: auth() })).json()) as { connection: { status: string; live?: boolean } },
     (s) => s.connection.status === "CONNECTED",
   );
   expect(live.connection.status).toBe("CONNECTED");
@@ -160,7 +162,9 @@ test("contacts page: create a contact, import the address book, export CSV and s
   await page.goto("/contacts");
   await page.getByRole("button", { name: `Iniciar atendimento com ${customer.name}` }).click();
   await page.getByRole("dialog", { name: "Iniciar atendimento" }).getByRole("button", { name: "Iniciar" }).click();
-  await expect(page.getByRole("dialog", { name: "Iniciar atendimento" }).getByText("Já existe um atendimento aberto para este contato.")).toBeVisible();
+  await expect(
+    page.getByRole("dialog", { name: "Iniciar atendimento" }).getByText("Já existe um atendimento aberto para este contato."),
+  ).toBeVisible();
 });
 
 test("tags and quick messages: create them, tag the ticket from its header and use the quick message in the composer", async ({ page }) => {
@@ -194,7 +198,12 @@ test("tags and quick messages: create them, tag the ticket from its header and u
   await quickModal.getByLabel("Mensagem").fill(quick.message);
   await quickModal.getByLabel("Atalho").press("Enter");
   await expect(page.getByText("Resposta rápida adicionada")).toBeVisible();
-  await expect(page.getByRole("table", { name: "Respostas rápidas" }).getByRole("row").filter({ hasText: `/${quick.shortcode}` })).toContainText(quick.message);
+  await expect(
+    page
+      .getByRole("table", { name: "Respostas rápidas" })
+      .getByRole("row")
+      .filter({ hasText: `/${quick.shortcode}` }),
+  ).toContainText(quick.message);
 
   // The ticket opened from the contacts page: tag it from its header.
   await page.goto(ticketPath);
@@ -218,5 +227,7 @@ test("tags and quick messages: create them, tag the ticket from its header and u
 
   // The tag counts the ticket now.
   await page.goto("/tags");
-  await expect(page.getByRole("table", { name: "Tags" }).getByRole("row").filter({ hasText: tagName }).getByTestId("tag-tickets-count")).toHaveText("1");
+  await expect(page.getByRole("table", { name: "Tags" }).getByRole("row").filter({ hasText: tagName }).getByTestId("tag-tickets-count")).toHaveText(
+    "1",
+  );
 });

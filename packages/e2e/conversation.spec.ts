@@ -12,7 +12,9 @@ const customer = { number: "5511987650002", name: `Cliente ${stamp}` };
 const quick = { shortcode: `orc${stamp}`, message: "Nosso orçamento vale por 7 dias úteis." };
 /** A real 1×1 PNG. */
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
-const PDF = Buffer.from("%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n");
+const PDF = Buffer.from(
+  "%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n",
+);
 
 let simulatorUrl = "";
 
@@ -42,7 +44,8 @@ test.beforeAll(async ({ request }) => {
   const connection = await post(request, token, "/api/whatsapp", { name: "Simulador", channel: "simulator", isDefault: true });
   const auth = { Authorization: `Bearer ${token}` };
   const state = await waitFor(
-    async () => (await (await request.get(`/api/simulator/${connection.id}`, { headers: auth })).json()) as { connection: { status: string; qrcode: string } },
+    async () =>
+      (await (await request.get(`/api/simulator/${connection.id}`, { headers: auth })).json()) as { connection: { status: string; qrcode: string } },
     (s) => s.connection.status === "qrcode" && !!s.connection.qrcode,
   );
   await post(request, token, `/api/simulator/${connection.id}/scan`, { code: state.connection.qrcode });
@@ -138,7 +141,9 @@ test("text, image and location in; quoted reply, attachment and quick message ou
   await expect(mine.filter({ hasText: quick.message })).toHaveCount(0);
   await expect(mine.filter({ hasText: "Esta mensagem foi apagada" })).toHaveCount(1);
   await expect(fromCompany.filter({ hasText: quick.message })).toHaveCount(0);
-  await expect(phoneLog.locator('[data-testid="simulator-message"][data-direction="in"][data-deleted="true"]')).toContainText("Esta mensagem foi apagada pela empresa");
+  await expect(phoneLog.locator('[data-testid="simulator-message"][data-direction="in"][data-deleted="true"]')).toContainText(
+    "Esta mensagem foi apagada pela empresa",
+  );
 
   await phoneContext.close();
 });

@@ -37,7 +37,8 @@ test.beforeAll(async ({ request }: { request: APIRequestContext }) => {
   expect(created.status(), await created.text()).toBe(201);
   connectionId = (await created.json()).id;
   const state = await waitFor(
-    async () => (await (await request.get(`/api/simulator/${connectionId}`, { headers: auth })).json()) as { connection: { status: string; qrcode: string } },
+    async () =>
+      (await (await request.get(`/api/simulator/${connectionId}`, { headers: auth })).json()) as { connection: { status: string; qrcode: string } },
     (s) => s.connection.status === "qrcode" && !!s.connection.qrcode,
   );
   expect((await request.post(`/api/simulator/${connectionId}/scan`, { headers: auth, data: { code: state.connection.qrcode } })).ok()).toBeTruthy();
@@ -114,7 +115,10 @@ test("a ticket served and closed through the simulator moves the counters on the
   await expect(composer).toHaveValue("");
 
   // Resolved: finished +1, credited to the attendant, with a support time.
-  await rita.getByRole("region", { name: `Atendimento de ${customer.name}` }).getByRole("button", { name: "Finalizar" }).click();
+  await rita
+    .getByRole("region", { name: `Atendimento de ${customer.name}` })
+    .getByRole("button", { name: "Finalizar" })
+    .click();
   await expect(rita).toHaveURL(/\/tickets$/);
   await expect(counter("supportFinished")).toHaveText("1");
   await expect(counter("supportHappening")).toHaveText("0");

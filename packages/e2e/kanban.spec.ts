@@ -40,7 +40,8 @@ async function openBoard(page: Page, who: { email: string; password: string }) {
   await expect(page.getByRole("heading", { name: "Kanban", level: 1 })).toBeVisible();
 }
 
-const cardIn = (page: Page, laneName: string) => page.getByRole("region", { name: laneName }).getByTestId("kanban-card").filter({ hasText: customer.name });
+const cardIn = (page: Page, laneName: string) =>
+  page.getByRole("region", { name: laneName }).getByTestId("kanban-card").filter({ hasText: customer.name });
 
 /** A real pointer drag: press on the card, move in steps (the board starts a drag after 6 px), release on the lane. */
 async function drag(page: Page, card: Locator, target: Locator) {
@@ -72,7 +73,9 @@ test("a card dragged between lanes moves in a second browser, and back with the 
   await expect(cardIn(other, "Em aberto")).toHaveCount(0);
 
   // Back with the keyboard in the second browser: Space picks the card up, ← changes lane, Space drops.
-  await cardIn(other, lane).getByRole("button", { name: new RegExp(`^Arrastar ${customer.name}`) }).focus();
+  await cardIn(other, lane)
+    .getByRole("button", { name: new RegExp(`^Arrastar ${customer.name}`) })
+    .focus();
   await other.keyboard.press("Space");
   await other.keyboard.press("ArrowLeft");
   await other.keyboard.press("Space");

@@ -73,7 +73,11 @@ test("the super user creates a plan and an announcement; a company admin sees th
   const planDialog = root.getByRole("dialog", { name: "Novo plano" });
   const planName = `Plano ${stamp}`;
   await planDialog.getByLabel("Nome").fill(planName);
-  for (const [label, value] of [["Usuários", "8"], ["Conexões", "2"], ["Filas", "5"]] as const) {
+  for (const [label, value] of [
+    ["Usuários", "8"],
+    ["Conexões", "2"],
+    ["Filas", "5"],
+  ] as const) {
     await planDialog.getByLabel(label).fill(value);
   }
   await planDialog.getByLabel("Valor").pressSequentially("12990");

@@ -29,7 +29,15 @@ async function post(request: APIRequestContext, token: string, path: string, dat
 
 /** "YYYY-MM-DDTHH:mm" of an instant on São Paulo's clock (the company's and the browser's time zone). */
 function saoPauloLocal(at: Date): string {
-  const parts = new Intl.DateTimeFormat("en-GB", { timeZone: "America/Sao_Paulo", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(at);
+  const parts = new Intl.DateTimeFormat("en-GB", {
+    timeZone: "America/Sao_Paulo",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(at);
   const get = (type: string) => parts.find((p) => p.type === type)!.value;
   return `${get("year")}-${get("month")}-${get("day")}T${get("hour")}:${get("minute")}`;
 }
@@ -43,7 +51,8 @@ test.beforeAll(async ({ request }) => {
   const auth = { Authorization: `Bearer ${token}` };
   const connection = await post(request, token, "/api/whatsapp", { name: "Simulador", channel: "simulator", isDefault: true });
   const state = await waitFor(
-    async () => (await (await request.get(`/api/simulator/${connection.id}`, { headers: auth })).json()) as { connection: { status: string; qrcode: string } },
+    async () =>
+      (await (await request.get(`/api/simulator/${connection.id}`, { headers: auth })).json()) as { connection: { status: string; qrcode: string } },
     (s) => s.connection.status === "qrcode" && !!s.connection.qrcode,
   );
   await post(request, token, `/api/simulator/${connection.id}/scan`, { code: state.connection.qrcode });
@@ -95,7 +104,9 @@ test("a message scheduled a minute ahead arrives on the customer's phone and the
 
   // At the minute: the phone receives it once, variables filled; the page updates without a reload.
   const expected = `Olá Maria, lembrete: sua consulta é amanhã às 9h.`;
-  await expect(phoneLog.locator('[data-testid="simulator-message"][data-direction="in"]').filter({ hasText: expected })).toHaveCount(1, { timeout: 120_000 });
+  await expect(phoneLog.locator('[data-testid="simulator-message"][data-direction="in"]').filter({ hasText: expected })).toHaveCount(1, {
+    timeout: 120_000,
+  });
   await expect(row.getByTestId("schedule-status")).toHaveText("Enviada", { timeout: 15_000 });
   expect(Date.now()).toBeGreaterThanOrEqual(sendAt.getTime());
 

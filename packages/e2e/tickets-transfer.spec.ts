@@ -56,7 +56,8 @@ test.beforeAll(async ({ request }) => {
   connectionId = connection.id;
   const auth = { Authorization: `Bearer ${token}` };
   const state = await waitFor(
-    async () => (await (await request.get(`/api/simulator/${connectionId}`, { headers: auth })).json()) as { connection: { status: string; qrcode: string } },
+    async () =>
+      (await (await request.get(`/api/simulator/${connectionId}`, { headers: auth })).json()) as { connection: { status: string; qrcode: string } },
     (s) => s.connection.status === "qrcode" && !!s.connection.qrcode,
   );
   await post(request, token, `/api/simulator/${connectionId}/scan`, { code: state.connection.qrcode });

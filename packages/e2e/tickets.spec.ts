@@ -30,7 +30,8 @@ async function pairSimulator(request: APIRequestContext) {
   expect(created.status(), await created.text()).toBe(201);
   connectionId = (await created.json()).id;
   const state = await waitFor(
-    async () => (await (await request.get(`/api/simulator/${connectionId}`, { headers: auth() })).json()) as { connection: { status: string; qrcode: string } },
+    async () =>
+      (await (await request.get(`/api/simulator/${connectionId}`, { headers: auth() })).json()) as { connection: { status: string; qrcode: string } },
     (s) => s.connection.status === "qrcode" && !!s.connection.qrcode,
   );
   expect(state.connection.qrcode, "the simulator connection should show a pairing code").toBeTruthy();
@@ -103,7 +104,11 @@ test("a customer message appears live, is accepted, answered with an ack and res
 
   // The customer's phone received it.
   const phone = await waitFor(
-    async () => (await (await request.get(`/api/simulator/${connectionId}/phones/${customer.number}/messages?key=${simKey}`)).json()) as { direction: string; body: string }[],
+    async () =>
+      (await (await request.get(`/api/simulator/${connectionId}/phones/${customer.number}/messages?key=${simKey}`)).json()) as {
+        direction: string;
+        body: string;
+      }[],
     (list) => list.some((m) => m.direction === "in" && m.body.includes("Temos sim!")),
   );
   expect(phone.some((m) => m.direction === "in" && m.body.includes("Temos sim!"))).toBeTruthy();

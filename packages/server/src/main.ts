@@ -33,9 +33,13 @@ async function main(): Promise<void> {
     `  Database: ${config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `embedded PostgreSQL ${started.ctx.database.embedded?.version ?? ""} in ${path.join(config.dataDir, "postgres")} (socket only)`}`,
   ];
   if (started.backendUrl) lines.push(`  Backend listener (spec §7 paths, Socket.IO): ${started.backendUrl}`);
-  if (config.generatedAdmin) lines.push(`  Login: ${config.generatedAdmin.email} / ${config.generatedAdmin.password}  (kept in ${config.dataDir}/secrets.json)`);
+  if (config.generatedAdmin)
+    lines.push(`  Login: ${config.generatedAdmin.email} / ${config.generatedAdmin.password}  (kept in ${config.dataDir}/secrets.json)`);
   else if (config.adminEmail) lines.push(`  Login: ${config.adminEmail} (password from ADMIN_PASSWORD)`);
-  if (started.demo) lines.push(`  Demo company: ${started.demo.email} / ${started.demo.password}  (kept in ${config.dataDir}/demo.json; simulator at ${started.url}/simulator)`);
+  if (started.demo)
+    lines.push(
+      `  Demo company: ${started.demo.email} / ${started.demo.password}  (kept in ${config.dataDir}/demo.json; simulator at ${started.url}/simulator)`,
+    );
   console.log(lines.join("\n") + "\n");
 
   const shutdown = async (signal: string) => {

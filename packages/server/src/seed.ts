@@ -67,7 +67,14 @@ async function seedDemo(ctx: AppContext): Promise<{ email: string; password: str
     await tx.insert(queues).values({ companyId, name: "Atendimento", color: "#2e7d32" });
     const [connection] = await tx
       .insert(connections)
-      .values({ companyId, name: "Simulador", channel: "simulator", status: "OPENING", isDefault: true, token: randomBytes(24).toString("base64url") })
+      .values({
+        companyId,
+        name: "Simulador",
+        channel: "simulator",
+        status: "OPENING",
+        isDefault: true,
+        token: randomBytes(24).toString("base64url"),
+      })
       .returning({ id: connections.id });
     // Already "scanned": the simulator session comes up CONNECTED when the channel manager starts.
     await tx.insert(connectionAuth).values({ connectionId: connection!.id, companyId, creds: { paired: true } });
@@ -87,19 +94,34 @@ async function seedAdmin(ctx: AppContext): Promise<{ createdAdmin: boolean }> {
 
   const passwordHash = await ctx.passwords.hash(adminPassword);
   await db.transaction(async (tx) => {
-    const [topPlan] = await tx.select({ id: plans.id }).from(plans).orderBy(plans.value).limit(1).offset(DEFAULT_PLANS.length - 1);
+    const [topPlan] = await tx
+      .select({ id: plans.id })
+      .from(plans)
+      .orderBy(plans.value)
+      .limit(1)
+      .offset(DEFAULT_PLANS.length - 1);
     const [existing] = await tx.select({ id: companies.id }).from(companies).where(eq(companies.name, PLATFORM_COMPANY)).limit(1);
     const companyId =
       existing?.id ??
       (
         await tx
           .insert(companies)
-          .values({ name: PLATFORM_COMPANY, email: adminEmail.toLowerCase(), planId: topPlan?.id ?? null, dueDate: null, timeZone: ctx.config.defaultTimeZone })
+          .values({
+            name: PLATFORM_COMPANY,
+            email: adminEmail.toLowerCase(),
+            planId: topPlan?.id ?? null,
+            dueDate: null,
+            timeZone: ctx.config.defaultTimeZone,
+          })
           .returning({ id: companies.id })
       )[0]!.id;
     await insertDefaultSettings(tx, companyId);
     // The platform company's userCreation opens or closes public sign-up: a new platform starts open.
-    if (!existing) await tx.update(settings).set({ value: "enabled" }).where(and(eq(settings.companyId, companyId), eq(settings.key, "userCreation")));
+    if (!existing)
+      await tx
+        .update(settings)
+        .set({ value: "enabled" })
+        .where(and(eq(settings.companyId, companyId), eq(settings.key, "userCreation")));
     await tx.insert(users).values({
       companyId,
       name: "Administrador",

@@ -48,7 +48,10 @@ export const COPY_CONFIRMATION_MS = 1_000;
  * An expired company's admin (not a super user) has a billing-only session: only the finance and
  * subscription pages work until an invoice is paid. `today` is yyyy-MM-dd; the server has the last word.
  */
-export function isBillingOnly(user: { profile: string; super: boolean; company?: { dueDate: string | null; status?: boolean } | null } | null | undefined, today: string): boolean {
+export function isBillingOnly(
+  user: { profile: string; super: boolean; company?: { dueDate: string | null; status?: boolean } | null } | null | undefined,
+  today: string,
+): boolean {
   if (!user || user.super || user.profile !== "admin") return false;
   const dueDate = user.company?.dueDate;
   return !!dueDate && dueDate < today;

@@ -18,7 +18,7 @@ describe("contactsToCsv", () => {
   });
 
   it("defuses spreadsheet formulas (CSV injection)", () => {
-    const csv = contactsToCsv([{ name: "=HYPERLINK(\"http://x\")", number: "", email: "+1@x.com" }]);
+    const csv = contactsToCsv([{ name: '=HYPERLINK("http://x")', number: "", email: "+1@x.com" }]);
     expect(csv.slice(1).split("\r\n")[1]).toBe(`"'=HYPERLINK(""http://x"")";;'+1@x.com`);
   });
 
@@ -29,7 +29,13 @@ describe("contactsToCsv", () => {
 
 describe("tableToCsv", () => {
   it("writes any table in the contacts export's dialect", () => {
-    expect(tableToCsv([["Fila", "Média"], ["Vendas; SP", "12,5"], ["=1+1", ""]])).toBe('\uFEFFFila;Média\r\n"Vendas; SP";12,5\r\n\'=1+1;\r\n');
+    expect(
+      tableToCsv([
+        ["Fila", "Média"],
+        ["Vendas; SP", "12,5"],
+        ["=1+1", ""],
+      ]),
+    ).toBe('\uFEFFFila;Média\r\n"Vendas; SP";12,5\r\n\'=1+1;\r\n');
   });
 });
 

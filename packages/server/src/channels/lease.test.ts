@@ -24,7 +24,12 @@ let second: { app: App; ctx: AppContext; database: Database; ownDatabase: boolea
 let tenant: Awaited<ReturnType<typeof buildTenant>>;
 
 beforeAll(async () => {
-  t = await createTestApp({ CHANNEL_LEASE_TTL_MS: String(TTL), CHANNEL_LEASE_RENEW_MS: String(RENEW), CHANNEL_COMMAND_POLL_MS: "50", SIMULATOR_ACK_DELAY_MS: "0" });
+  t = await createTestApp({
+    CHANNEL_LEASE_TTL_MS: String(TTL),
+    CHANNEL_LEASE_RENEW_MS: String(RENEW),
+    CHANNEL_COMMAND_POLL_MS: "50",
+    SIMULATOR_ACK_DELAY_MS: "0",
+  });
   const pool = t.ctx.database.pool as unknown as { options: { connectionString: string } } | undefined;
   const database = pool ? await openDatabase({ databaseUrl: pool.options.connectionString }) : t.ctx.database;
   const ctx = createContext(t.config, database);

@@ -266,7 +266,13 @@ export class ChannelManager {
           const [taken] = await this.db
             .update(connectionLeases)
             .set({ command: null })
-            .where(and(eq(connectionLeases.connectionId, p.connectionId), eq(connectionLeases.ownerId, this.ownerId), eq(connectionLeases.command, p.command!)))
+            .where(
+              and(
+                eq(connectionLeases.connectionId, p.connectionId),
+                eq(connectionLeases.ownerId, this.ownerId),
+                eq(connectionLeases.command, p.command!),
+              ),
+            )
             .returning({ connectionId: connectionLeases.connectionId });
           if (taken) await this.apply(p.companyId, p.connectionId, p.command as ChannelCommand);
         }
@@ -313,7 +319,13 @@ export class ChannelManager {
       const relayed = await this.db
         .update(connectionLeases)
         .set({ command })
-        .where(and(eq(connectionLeases.connectionId, connectionId), ne(connectionLeases.ownerId, this.ownerId), sql`${connectionLeases.expiresAt} >= now()`))
+        .where(
+          and(
+            eq(connectionLeases.connectionId, connectionId),
+            ne(connectionLeases.ownerId, this.ownerId),
+            sql`${connectionLeases.expiresAt} >= now()`,
+          ),
+        )
         .returning({ connectionId: connectionLeases.connectionId });
       if (relayed.length) return "relayed";
     }

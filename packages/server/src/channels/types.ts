@@ -16,16 +16,7 @@ export interface ChannelAddress {
 }
 
 /** Message kinds of spec §2 (mediaType on the wire). */
-export type MessageKind =
-  | "chat"
-  | "image"
-  | "audio"
-  | "video"
-  | "document"
-  | "location"
-  | "vcard"
-  | "call_log"
-  | "sticker";
+export type MessageKind = "chat" | "image" | "audio" | "video" | "document" | "location" | "vcard" | "call_log" | "sticker";
 
 /** A file received from WhatsApp, already downloaded once into our storage by the provider layer. */
 export interface InboundMedia {

@@ -31,8 +31,20 @@ describe("loadConfig", () => {
 
   it("honours PORT, DATABASE_URL, ADMIN_EMAIL/ADMIN_PASSWORD and rejects nonsense", () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "balcao-cfg-"));
-    const c = loadConfig({ DATA_DIR: dir, PORT: "9090", DATABASE_URL: "postgres://x@localhost/db", ADMIN_EMAIL: "root@acme.dev", ADMIN_PASSWORD: "long-enough" });
-    expect(c).toMatchObject({ port: 9090, databaseUrl: "postgres://x@localhost/db", adminEmail: "root@acme.dev", adminPassword: "long-enough", generatedAdmin: undefined });
+    const c = loadConfig({
+      DATA_DIR: dir,
+      PORT: "9090",
+      DATABASE_URL: "postgres://x@localhost/db",
+      ADMIN_EMAIL: "root@acme.dev",
+      ADMIN_PASSWORD: "long-enough",
+    });
+    expect(c).toMatchObject({
+      port: 9090,
+      databaseUrl: "postgres://x@localhost/db",
+      adminEmail: "root@acme.dev",
+      adminPassword: "long-enough",
+      generatedAdmin: undefined,
+    });
     expect(loadConfig({ DATA_DIR: dir }).port).toBe(8080);
     expect(() => loadConfig({ DATA_DIR: dir, PORT: "abc" })).toThrow(ConfigError);
   });

@@ -34,7 +34,10 @@ const envSchema = z.object({
   /** Channels (WhatsApp connections). Booleans accept true/false/1/0. */
   SIMULATOR_ENABLED: z.enum(["true", "false", "1", "0"]).optional(),
   SIMULATOR_ACK_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(1500),
-  SIMULATOR_INVALID_SUFFIX: z.string().regex(/^\d{0,8}$/).default("0000"),
+  SIMULATOR_INVALID_SUFFIX: z
+    .string()
+    .regex(/^\d{0,8}$/)
+    .default("0000"),
   CHANNEL_DEFAULT: z.enum(["simulator", "baileys"]).optional(),
   CHANNELS_AUTOSTART: z.enum(["true", "false", "1", "0"]).optional(),
   CHANNEL_LEASE_TTL_MS: z.coerce.number().int().min(200).default(30_000),
@@ -146,8 +149,7 @@ const MIN_SECRET_ENTROPY_BITS = 80;
  */
 export function looksLowEntropy(value: string): boolean {
   if (new Set(value).size < 10 || entropyBits(value) < MIN_SECRET_ENTROPY_BITS) return true;
-  for (let period = 1; period <= value.length / 2; period++)
-    if ([...value].every((ch, i) => i < period || ch === value[i - period])) return true;
+  for (let period = 1; period <= value.length / 2; period++) if ([...value].every((ch, i) => i < period || ch === value[i - period])) return true;
   let steps = 0;
   for (let i = 1; i < value.length; i++) if (Math.abs(value.charCodeAt(i) - value.charCodeAt(i - 1)) === 1) steps++;
   return steps > value.length / 2;
@@ -196,7 +198,8 @@ function corsOrigins(list: string | undefined, publicUrl: string | undefined): s
       } catch {
         throw new ConfigError(`Invalid setting BACKEND_CORS_ORIGINS: "${item}" is not an origin (https://app.example.com).`);
       }
-      if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(`Invalid setting BACKEND_CORS_ORIGINS: "${item}" is not http(s).`);
+      if (url.protocol !== "http:" && url.protocol !== "https:")
+        throw new ConfigError(`Invalid setting BACKEND_CORS_ORIGINS: "${item}" is not http(s).`);
       return url.origin;
     });
 }
@@ -224,11 +227,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     const stored = loadOrCreateStoredSecrets(dataDir);
     jwtSecret ??= stored.jwtSecret;
     jwtRefreshSecret ??= stored.jwtRefreshSecret;
-    if (!e.ADMIN_EMAIL && stored.adminEmail && stored.adminPassword)
-      generatedAdmin = { email: stored.adminEmail, password: stored.adminPassword };
+    if (!e.ADMIN_EMAIL && stored.adminEmail && stored.adminPassword) generatedAdmin = { email: stored.adminEmail, password: stored.adminPassword };
   }
 
-  const backend = e.BACKEND_PORT === undefined ? undefined : { port: e.BACKEND_PORT, host: e.BACKEND_HOST ?? e.HOST, corsOrigins: corsOrigins(e.BACKEND_CORS_ORIGINS, e.PUBLIC_URL) };
+  const backend =
+    e.BACKEND_PORT === undefined
+      ? undefined
+      : { port: e.BACKEND_PORT, host: e.BACKEND_HOST ?? e.HOST, corsOrigins: corsOrigins(e.BACKEND_CORS_ORIGINS, e.PUBLIC_URL) };
   if (backend && backend.port !== 0 && backend.port === e.PORT) throw new ConfigError("BACKEND_PORT must differ from PORT.");
 
   let billing: BillingConfig;
@@ -277,9 +282,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       baileysReconnectMaxMs: e.BAILEYS_RECONNECT_MAX_MS,
       ffmpegPath: e.FFMPEG_PATH,
     },
-    argon2:
-      e.NODE_ENV === "test"
-        ? { memoryCost: 1024, timeCost: 1, parallelism: 1 }
-        : { memoryCost: 19_456, timeCost: 2, parallelism: 1 },
+    argon2: e.NODE_ENV === "test" ? { memoryCost: 1024, timeCost: 1, parallelism: 1 } : { memoryCost: 19_456, timeCost: 2, parallelism: 1 },
   };
 }

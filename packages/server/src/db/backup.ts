@@ -56,7 +56,8 @@ export interface BackupResult {
 export async function backupEmbedded(dataDir: string, dest: string, log: (line: string) => void = () => undefined): Promise<BackupResult> {
   const dir = path.join(dataDir, EMBEDDED_SUBDIR);
   if (!existsSync(path.join(dir, "PG_VERSION"))) throw new EmbeddedPostgresError(`There is no embedded database in ${dir}.`);
-  if (existsSync(dest) && readdirSync(dest).length > 0) throw new EmbeddedPostgresError(`${dest} is not empty: choose a new directory for the backup.`);
+  if (existsSync(dest) && readdirSync(dest).length > 0)
+    throw new EmbeddedPostgresError(`${dest} is not empty: choose a new directory for the backup.`);
   const target = path.join(dest, EMBEDDED_SUBDIR);
 
   // Balcão usually runs: back up through its server. Otherwise start the server for the time of the copy.

@@ -94,7 +94,7 @@ function refuseLegacyPglite(dataDir: string): void {
   throw new EmbeddedPostgresError(
     `${legacy} holds a database from an earlier Balcão version (embedded PGlite), which this version no longer runs. ` +
       "Nothing was changed. To keep that data, copy it into the new embedded PostgreSQL with " +
-      "`npm run migrate-pglite` (see docs/operations.md, \"Moving from PGlite\"); to start afresh instead, " +
+      '`npm run migrate-pglite` (see docs/operations.md, "Moving from PGlite"); to start afresh instead, ' +
       `move ${legacy} out of DATA_DIR.`,
   );
 }

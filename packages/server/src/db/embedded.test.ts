@@ -40,7 +40,10 @@ describe("embedded PostgreSQL", () => {
     started.push(server);
     expect(server.socketDir).toBe(dir);
     expect(readdirSync(dir)).toContain(".s.PGSQL.5432");
-    const [settings] = await query<{ listen: string; version: string }>(server, "SELECT current_setting('listen_addresses') AS listen, current_setting('server_version_num') AS version");
+    const [settings] = await query<{ listen: string; version: string }>(
+      server,
+      "SELECT current_setting('listen_addresses') AS listen, current_setting('server_version_num') AS version",
+    );
     expect(settings!.listen).toBe("");
     expect(Number(settings!.version)).toBeGreaterThanOrEqual(180000);
     const dbs = await query<{ datname: string }>(server, "SELECT datname FROM pg_database WHERE datname = 'balcao'");
@@ -126,7 +129,9 @@ describe("embedded PostgreSQL", () => {
     cpSync(path.join(root, "backup"), restoredDir, { recursive: true });
     const restored = await openDatabase({ dataDir: restoredDir });
     try {
-      const { rows } = await restored.pool.query<{ n: number; last: string }>("SELECT count(*)::int AS n, max(body) FILTER (WHERE id = 500) AS last FROM notes");
+      const { rows } = await restored.pool.query<{ n: number; last: string }>(
+        "SELECT count(*)::int AS n, max(body) FILTER (WHERE id = 500) AS last FROM notes",
+      );
       expect(rows[0]).toEqual({ n: 500, last: "nota 500" });
       // ids keep counting after the restored ones
       const { rows: next } = await restored.pool.query<{ id: number }>("INSERT INTO notes (body) VALUES ('nova') RETURNING id");

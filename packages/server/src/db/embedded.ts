@@ -111,7 +111,9 @@ function systemUser(log: (line: string) => void): RunAs {
   let ids = idsOf(SUPERUSER);
   if (!ids) {
     spawnSync("groupadd", ["--system", SUPERUSER], { encoding: "utf8" });
-    const made = spawnSync("useradd", ["--system", "-g", SUPERUSER, "-M", "-d", "/nonexistent", "-s", "/usr/sbin/nologin", SUPERUSER], { encoding: "utf8" });
+    const made = spawnSync("useradd", ["--system", "-g", SUPERUSER, "-M", "-d", "/nonexistent", "-s", "/usr/sbin/nologin", SUPERUSER], {
+      encoding: "utf8",
+    });
     ids = idsOf(SUPERUSER);
     if (!ids)
       throw new EmbeddedPostgresError(
@@ -182,7 +184,9 @@ function socketDirectory(dir: string, ids: Ids | undefined, log: (line: string) 
   const expectedUid = ids?.uid ?? process.getuid?.();
   // A directory someone else made (or a symlink) could hand our socket to them: refuse it.
   if (!st.isDirectory() || (expectedUid !== undefined && st.uid !== expectedUid) || (st.mode & 0o077) !== 0)
-    throw new EmbeddedPostgresError(`${short} (the embedded PostgreSQL's socket directory) exists but is not a private directory of ours: remove it and start again.`);
+    throw new EmbeddedPostgresError(
+      `${short} (the embedded PostgreSQL's socket directory) exists but is not a private directory of ours: remove it and start again.`,
+    );
   log(`the path ${dir} is too long for a Unix socket: the embedded PostgreSQL's socket is in ${short}`);
   return short;
 }
@@ -255,8 +259,7 @@ async function takeOverDataDir(dir: string, log: (line: string) => void): Promis
     return;
   }
   const owner = Number(new RegExp(`${OWNER_SETTING.replace(".", "\\.")}=(\\d+)`).exec(info.args)?.[1]);
-  if (!owner)
-    throw new EmbeddedPostgresError(`Another PostgreSQL server (PID ${pid}) is running on ${dir}. Stop it, or point DATA_DIR elsewhere.`);
+  if (!owner) throw new EmbeddedPostgresError(`Another PostgreSQL server (PID ${pid}) is running on ${dir}. Stop it, or point DATA_DIR elsewhere.`);
   if (info.ppid === owner && alive(owner))
     throw new EmbeddedPostgresError(
       `The database in ${dir} is in use by another Balcão process (PID ${owner}). Stop that process, or give this one its own DATA_DIR.`,
@@ -265,7 +268,8 @@ async function takeOverDataDir(dir: string, log: (line: string) => void): Promis
   process.kill(pid, "SIGINT");
   if (await waitGone(pid, 60_000)) return;
   process.kill(pid, "SIGQUIT");
-  if (!(await waitGone(pid, 10_000))) throw new EmbeddedPostgresError(`The PostgreSQL server (PID ${pid}) left on ${dir} does not stop; stop it and start again.`);
+  if (!(await waitGone(pid, 10_000)))
+    throw new EmbeddedPostgresError(`The PostgreSQL server (PID ${pid}) left on ${dir} does not stop; stop it and start again.`);
 }
 
 function run(cmd: string, args: string[], as: RunAs): { ok: boolean; output: string } {
@@ -313,7 +317,19 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       throw new EmbeddedPostgresError(`${dir} is not empty and holds no PostgreSQL database: move its contents away or choose another DATA_DIR.`);
     const init = run(
       bins.initdb,
-      ["-D", dir, "-U", SUPERUSER, "--auth=trust", "-E", "UTF8", "--locale-provider=builtin", "--builtin-locale=C.UTF-8", "--locale=C", ...(options.fsync === false ? ["--no-sync"] : [])],
+      [
+        "-D",
+        dir,
+        "-U",
+        SUPERUSER,
+        "--auth=trust",
+        "-E",
+        "UTF8",
+        "--locale-provider=builtin",
+        "--builtin-locale=C.UTF-8",
+        "--locale=C",
+        ...(options.fsync === false ? ["--no-sync"] : []),
+      ],
       as,
     );
     if (!init.ok) throw new EmbeddedPostgresError(`Creating the embedded PostgreSQL database in ${dir} failed:\n${init.output}`);
@@ -355,13 +371,17 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   };
   const args = ["-D", dir, ...Object.entries(settings).flatMap(([k, v]) => ["-c", `${k}=${v}`])];
   const wrapper = parentDeathWrapper();
-  const child = await launch(wrapper ? wrapper : bins.postgres, wrapper ? ["--pdeathsig", "INT", "--", bins.postgres, ...args] : args, as, dir, socketDir).catch(
-    async (err) => {
-      // setpriv may be unusable in a locked-down container: run without it rather than not at all.
-      if (!wrapper || !/setpriv:/.test(String((err as Error).message))) throw err;
-      return launch(bins.postgres, args, as, dir, socketDir);
-    },
-  );
+  const child = await launch(
+    wrapper ? wrapper : bins.postgres,
+    wrapper ? ["--pdeathsig", "INT", "--", bins.postgres, ...args] : args,
+    as,
+    dir,
+    socketDir,
+  ).catch(async (err) => {
+    // setpriv may be unusable in a locked-down container: run without it rather than not at all.
+    if (!wrapper || !/setpriv:/.test(String((err as Error).message))) throw err;
+    return launch(bins.postgres, args, as, dir, socketDir);
+  });
 
   let stopping = false;
   // The server runs in its own process group (a terminal's Ctrl-C reaches only us, and we stop it after

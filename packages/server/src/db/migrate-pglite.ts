@@ -56,7 +56,8 @@ async function main(): Promise<void> {
   const legacy = path.join(config.dataDir, "pgdata");
   const target = path.join(config.dataDir, EMBEDDED_SUBDIR);
   if (config.databaseUrl) throw new EmbeddedPostgresError("DATABASE_URL is set: this copies into the embedded PostgreSQL only. Unset it.");
-  if (!existsSync(legacy) || readdirSync(legacy).length === 0) throw new EmbeddedPostgresError(`There is no PGlite database in ${legacy}: nothing to migrate.`);
+  if (!existsSync(legacy) || readdirSync(legacy).length === 0)
+    throw new EmbeddedPostgresError(`There is no PGlite database in ${legacy}: nothing to migrate.`);
   if (existsSync(target) && readdirSync(target).length > 0)
     throw new EmbeddedPostgresError(`${target} already holds a database: move it out of DATA_DIR first (the copy goes into an empty one).`);
 

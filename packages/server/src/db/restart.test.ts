@@ -26,7 +26,12 @@ const call = (session: Session | null, method: "GET" | "POST" | "PUT", url: stri
   t.app.inject({ method, url: `/api${url}`, headers: session ? session.headers : {}, ...(payload ? { payload } : {}) });
 
 beforeAll(async () => {
-  t = await createTestApp({ SIMULATOR_ACK_DELAY_MS: "0", CHANNEL_LEASE_TTL_MS: "3000", CHANNEL_LEASE_RENEW_MS: "300", SOCKET_SESSION_CHECK_MS: "500" });
+  t = await createTestApp({
+    SIMULATOR_ACK_DELAY_MS: "0",
+    CHANNEL_LEASE_TTL_MS: "3000",
+    CHANNEL_LEASE_RENEW_MS: "300",
+    SOCKET_SESSION_CHECK_MS: "500",
+  });
   tenant = await buildTenant(t.app);
   // As `npm start` does: the lease loop (claim, renew) runs.
   await t.ctx.channels.start();
@@ -97,7 +102,8 @@ describe("PostgreSQL drops every connection of the app", () => {
     }
 
     // The lease is still this process's and keeps being renewed.
-    const leaseExpiry = async () => (await t.ctx.database.db.select().from(connectionLeases).where(eq(connectionLeases.connectionId, conn.id)))[0]?.expiresAt.getTime() ?? 0;
+    const leaseExpiry = async () =>
+      (await t.ctx.database.db.select().from(connectionLeases).where(eq(connectionLeases.connectionId, conn.id)))[0]?.expiresAt.getTime() ?? 0;
     const before = await leaseExpiry();
     await poll(leaseExpiry).toBeGreaterThan(before);
     expect(t.ctx.channels.isLocal(conn.id)).toBe(true);

@@ -225,7 +225,10 @@ export class EventBus {
         insert into outbox_cursors (consumer, txid, event_id)
         select ${group.name}, coalesce(max(txid), 0), coalesce(max(id), 0) from outbox_events
         on conflict (consumer) do nothing`);
-      const [cursor] = await rows<{ txid: string; event_id: string }>(tx, sql`select txid, event_id from outbox_cursors where consumer = ${group.name}`);
+      const [cursor] = await rows<{ txid: string; event_id: string }>(
+        tx,
+        sql`select txid, event_id from outbox_cursors where consumer = ${group.name}`,
+      );
       // The horizon comes first, in its own statement: the events are then read with a later snapshot, so a
       // writer that committed before the horizon was taken is seen, and one still running is held back.
       const [horizon] = await rows<{ txid: string }>(tx, HORIZON);
@@ -237,13 +240,19 @@ export class EventBus {
             order by txid, id limit ${batchSize}`,
       );
       if (events.length === 0) {
-        const waiting = await rows(tx, sql`select 1 from outbox_events where (txid, id) > (${cursor!.txid}::bigint, ${cursor!.event_id}::bigint) limit 1`);
+        const waiting = await rows(
+          tx,
+          sql`select 1 from outbox_events where (txid, id) > (${cursor!.txid}::bigint, ${cursor!.event_id}::bigint) limit 1`,
+        );
         heldBack = waiting.length > 0;
         return false;
       }
       const delivered = await this.deliver(group, events);
       const last = events[delivered - 1];
-      if (last) await tx.execute(sql`update outbox_cursors set txid = ${last.txid}::bigint, event_id = ${last.id}::bigint, updated_at = now() where consumer = ${group.name}`);
+      if (last)
+        await tx.execute(
+          sql`update outbox_cursors set txid = ${last.txid}::bigint, event_id = ${last.id}::bigint, updated_at = now() where consumer = ${group.name}`,
+        );
       return delivered === batchSize;
     });
     // Events of transactions that committed after an older one still running: look again shortly.
@@ -284,7 +293,10 @@ export class EventBus {
     const chains = new Map<string | number, Promise<void>>();
     for (const event of delivered) {
       const key = keyOf(event) ?? "";
-      chains.set(key, (chains.get(key) ?? Promise.resolve()).then(() => handle(event)));
+      chains.set(
+        key,
+        (chains.get(key) ?? Promise.resolve()).then(() => handle(event)),
+      );
     }
     await Promise.all(chains.values());
     return delivered.length;

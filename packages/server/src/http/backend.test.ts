@@ -18,7 +18,13 @@ const cookieOf = (res: { cookies: { name: string; value: string; path?: string }
 describe("settings", () => {
   it("the backend listener is off by default and validated when on", async () => {
     expect(loadConfig({ NODE_ENV: "test", JWT_SECRET: "x".repeat(40), JWT_REFRESH_SECRET: "y".repeat(40) }).backend).toBeUndefined();
-    const on = loadConfig({ NODE_ENV: "test", JWT_SECRET: "x".repeat(40), JWT_REFRESH_SECRET: "y".repeat(40), BACKEND_PORT: "8081", PUBLIC_URL: "https://app.example.com/" });
+    const on = loadConfig({
+      NODE_ENV: "test",
+      JWT_SECRET: "x".repeat(40),
+      JWT_REFRESH_SECRET: "y".repeat(40),
+      BACKEND_PORT: "8081",
+      PUBLIC_URL: "https://app.example.com/",
+    });
     expect(on.backend).toEqual({ port: 8081, host: "0.0.0.0", corsOrigins: ["https://app.example.com"] });
     const base = { NODE_ENV: "test", JWT_SECRET: "x".repeat(40), JWT_REFRESH_SECRET: "y".repeat(40) };
     expect(() => loadConfig({ ...base, BACKEND_PORT: "8080", PORT: "8080" })).toThrow(ConfigError);
@@ -62,10 +68,20 @@ describe("one route table on two mounts", () => {
     const tenant = await buildTenant(t.app);
     for (const mount of MOUNTS) {
       const prefix = mount === "api" ? "/api" : "";
-      const invalid = await injectOn(t.app, mount, { method: "POST", url: `${prefix}/contacts`, headers: tenant.adminSession.headers, payload: { name: "A", number: "5511999990000" } });
+      const invalid = await injectOn(t.app, mount, {
+        method: "POST",
+        url: `${prefix}/contacts`,
+        headers: tenant.adminSession.headers,
+        payload: { name: "A", number: "5511999990000" },
+      });
       expect(invalid.statusCode).toBe(400);
       expect(invalid.json().error).toBe("Too Short!");
-      const forbidden = await injectOn(t.app, mount, { method: "POST", url: `${prefix}/queue`, headers: tenant.userSession.headers, payload: { name: "Vendas", color: "#aa00aa" } });
+      const forbidden = await injectOn(t.app, mount, {
+        method: "POST",
+        url: `${prefix}/queue`,
+        headers: tenant.userSession.headers,
+        payload: { name: "Vendas", color: "#aa00aa" },
+      });
       expect(forbidden.statusCode).toBe(403);
       expect((await injectOn(t.app, mount, { url: `${prefix}/tickets` })).statusCode).toBe(401);
     }
@@ -93,11 +109,24 @@ describe("one route table on two mounts", () => {
     await buildContact(t.ctx, tenant.company.id, { name: "Barra Final" });
     for (const mount of MOUNTS) {
       const prefix = mount === "api" ? "/api" : "";
-      for (const url of ["/contacts/?searchParam=&pageNumber=1", "/contacts?searchParam=barra", "/tags/", "/tags", "/users", "/users/", "/queue/", "/settings/", "/whatsapp"]) {
+      for (const url of [
+        "/contacts/?searchParam=&pageNumber=1",
+        "/contacts?searchParam=barra",
+        "/tags/",
+        "/tags",
+        "/users",
+        "/users/",
+        "/queue/",
+        "/settings/",
+        "/whatsapp",
+      ]) {
         const res = await injectOn(t.app, mount, { url: prefix + url, headers: tenant.adminSession.headers });
         expect(res.statusCode, `${mount} ${url}`).toBe(200);
       }
-      const contacts = await injectOn(t.app, mount, { url: `${prefix}/contacts/?searchParam=barra&pageNumber=1`, headers: tenant.adminSession.headers });
+      const contacts = await injectOn(t.app, mount, {
+        url: `${prefix}/contacts/?searchParam=barra&pageNumber=1`,
+        headers: tenant.adminSession.headers,
+      });
       expect(contacts.json().contacts.map((c: { name: string }) => c.name)).toEqual(["Barra Final"]);
     }
   });
@@ -110,7 +139,11 @@ describe("refresh cookie", () => {
       ["api", "/api/auth"],
       ["backend", "/auth"],
     ] as const) {
-      const login = await injectOn(t.app, mount, { method: "POST", url: `${path}/login`, payload: { email: tenant.user.email, password: TEST_PASSWORD } });
+      const login = await injectOn(t.app, mount, {
+        method: "POST",
+        url: `${path}/login`,
+        payload: { email: tenant.user.email, password: TEST_PASSWORD },
+      });
       expect(login.statusCode).toBe(200);
       const cookie = cookieOf(login);
       expect(cookie).toMatchObject({ path, httpOnly: true, sameSite: "Strict" });
@@ -147,7 +180,11 @@ describe("CORS on the backend listener", () => {
 
     const foreign = await injectOn(t.app, "backend", { url: "/tickets", headers: { origin: "https://evil.example.net" } });
     expect(foreign.headers["access-control-allow-origin"]).toBeUndefined();
-    const foreignPreflight = await injectOn(t.app, "backend", { method: "OPTIONS", url: "/tickets", headers: { origin: "https://evil.example.net", "access-control-request-method": "GET" } });
+    const foreignPreflight = await injectOn(t.app, "backend", {
+      method: "OPTIONS",
+      url: "/tickets",
+      headers: { origin: "https://evil.example.net", "access-control-request-method": "GET" },
+    });
     expect(foreignPreflight.headers["access-control-allow-origin"]).toBeUndefined();
     // The main listener is same-origin: no CORS there, whatever the origin.
     const main = await t.app.inject({ url: "/api/tickets", headers: { origin: WEB_ORIGIN } });
@@ -180,7 +217,8 @@ describe("the real listener", () => {
       body: JSON.stringify({ name: "Via backend", color: "", kanban: 0 }),
     });
     expect(created.status).toBe(201);
-    for (const event of [await onBackend, await onPolling, await onMain]) expect(event).toMatchObject({ action: "create", tag: { name: "Via backend" } });
+    for (const event of [await onBackend, await onPolling, await onMain])
+      expect(event).toMatchObject({ action: "create", tag: { name: "Via backend" } });
 
     // The main listener keeps refusing tokens in the URL.
     const mainPort = (t.app.server.address() as { port: number }).port;
@@ -205,12 +243,24 @@ describe("the real listener", () => {
   it("a browser on a configured web origin may open the socket; a foreign origin may not", async () => {
     const tenant = await buildTenant(t.app);
     const url = await backendUrl(t.app);
-    const ok = io(url, { path: "/socket.io", query: { token: tenant.adminSession.token }, transports: ["websocket"], reconnection: false, extraHeaders: { origin: WEB_ORIGIN } });
+    const ok = io(url, {
+      path: "/socket.io",
+      query: { token: tenant.adminSession.token },
+      transports: ["websocket"],
+      reconnection: false,
+      extraHeaders: { origin: WEB_ORIGIN },
+    });
     await nextEvent(ok, "ready");
     ok.close();
     const preflight = await fetch(`${url}/socket.io/?EIO=4&transport=polling`, { headers: { origin: WEB_ORIGIN } });
     expect(preflight.headers.get("access-control-allow-origin")).toBe(WEB_ORIGIN);
-    const foreign = io(url, { path: "/socket.io", query: { token: tenant.adminSession.token }, transports: ["polling"], reconnection: false, extraHeaders: { origin: "https://evil.example.net" } });
+    const foreign = io(url, {
+      path: "/socket.io",
+      query: { token: tenant.adminSession.token },
+      transports: ["polling"],
+      reconnection: false,
+      extraHeaders: { origin: "https://evil.example.net" },
+    });
     const err = await nextEvent<Error>(foreign, "connect_error");
     expect(err).toBeInstanceOf(Error);
     foreign.close();

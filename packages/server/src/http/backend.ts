@@ -32,8 +32,7 @@ export function mountPrefix(request: FastifyRequest): "" | typeof API_PREFIX {
   return (request.raw as Marked)[ROOT_MOUNT] ? "" : API_PREFIX;
 }
 
-const hasPrefix = (url: string, prefix: string) =>
-  url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`);
+const hasPrefix = (url: string, prefix: string) => url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`);
 
 /** Fastify `rewriteUrl`: main-listener URLs are untouched; backend root paths become `/api` + path. */
 export function rewriteBackendUrl(req: IncomingMessage): string {

@@ -15,7 +15,10 @@ beforeAll(async () => {
   t = await createTestApp();
   tenant = await buildTenant(t.app);
   const db = t.ctx.database.db;
-  const [connection] = await db.insert(connections).values({ companyId: tenant.company.id, name: "Conexão", isDefault: true, status: "CONNECTED" }).returning();
+  const [connection] = await db
+    .insert(connections)
+    .values({ companyId: tenant.company.id, name: "Conexão", isDefault: true, status: "CONNECTED" })
+    .returning();
   const [contact] = await db.insert(contacts).values({ companyId: tenant.company.id, name: "Cliente", number: "5511987650001" }).returning();
   const [ticket] = await db
     .insert(tickets)
@@ -110,7 +113,7 @@ describe("ids", () => {
       const res = await call(tenant.adminSession, "PUT", `/tickets/${openTicketId}`, { queueId });
       expect(res.statusCode, JSON.stringify(queueId)).toBe(400);
     }
-    for (const list of ["0x5", "1e3", "[\"0x5\"]", "1,0x2"]) {
+    for (const list of ["0x5", "1e3", '["0x5"]', "1,0x2"]) {
       const res = await call(tenant.adminSession, "GET", `/tickets?queueIds=${list}`);
       expect(res.statusCode, list).toBe(400);
     }

@@ -67,7 +67,7 @@ describe("failed queries in the log", () => {
     );
     expect(isInputDataError(err)).toBe(true);
     const out = JSON.stringify(serializeError(err));
-    expect(out).not.toContain("secret-param\"");
+    expect(out).not.toContain('secret-param"');
     expect(out).toContain("22P02");
     expect(out).toContain("params: [redacted]");
   });

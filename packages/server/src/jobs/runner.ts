@@ -115,7 +115,10 @@ export class JobRunner {
       [name, key],
     );
     if (rows.length === 0) return false;
-    await boss.cancel(name, rows.map((r) => r.id));
+    await boss.cancel(
+      name,
+      rows.map((r) => r.id),
+    );
     return true;
   }
 
@@ -241,9 +244,10 @@ async function ensureQueue(boss: PgBoss, name: string, options: JobDefinitionOpt
     // tries once more.
     if (await boss.getQueue(name)) return;
     await new Promise((r) => setTimeout(r, 100 + Math.random() * 400));
-    if (!(await boss.getQueue(name))) await boss.createQueue(name, { name, policy: "stately", ...retryOptions(options) }).catch((again) => {
-      throw again instanceof Error ? again : err;
-    });
+    if (!(await boss.getQueue(name)))
+      await boss.createQueue(name, { name, policy: "stately", ...retryOptions(options) }).catch((again) => {
+        throw again instanceof Error ? again : err;
+      });
   }
 }
 

@@ -19,7 +19,13 @@ afterAll(() => t.close());
 
 /** "ready", or the connect_error message (the server refused the upgrade or the token). */
 function handshake(headers: Record<string, string>): Promise<string> {
-  const socket = io(`http://127.0.0.1:${port}`, { path: "/socket.io", auth: { token }, transports: ["websocket"], reconnection: false, extraHeaders: headers });
+  const socket = io(`http://127.0.0.1:${port}`, {
+    path: "/socket.io",
+    auth: { token },
+    transports: ["websocket"],
+    reconnection: false,
+    extraHeaders: headers,
+  });
   return new Promise((resolve) => {
     const done = (result: string) => {
       socket.close();

@@ -38,14 +38,29 @@ describe("socket handshake", () => {
     const tenant = await buildTenant(t.app);
     const socket = await connectSocket(t.app, tenant.userSession.token);
     const event = nextEvent(socket, "settings");
-    const denied = await t.app.inject({ method: "PUT", url: "/api/settings/userRating", headers: tenant.userSession.headers, payload: { value: "enabled" } });
+    const denied = await t.app.inject({
+      method: "PUT",
+      url: "/api/settings/userRating",
+      headers: tenant.userSession.headers,
+      payload: { value: "enabled" },
+    });
     expect(denied.statusCode).toBe(403);
-    const res = await t.app.inject({ method: "PUT", url: "/api/settings/userRating", headers: tenant.adminSession.headers, payload: { value: "enabled" } });
+    const res = await t.app.inject({
+      method: "PUT",
+      url: "/api/settings/userRating",
+      headers: tenant.adminSession.headers,
+      payload: { value: "enabled" },
+    });
     expect(res.json()).toEqual({ key: "userRating", value: "enabled" });
     expect(await event).toEqual({ action: "update", setting: { key: "userRating", value: "enabled" } });
     const list = await t.app.inject({ method: "GET", url: "/api/settings", headers: tenant.userSession.headers });
     expect(list.json()).toContainEqual({ key: "userRating", value: "enabled" });
-    const unknown = await t.app.inject({ method: "PUT", url: "/api/settings/noSuchKey", headers: tenant.adminSession.headers, payload: { value: "x" } });
+    const unknown = await t.app.inject({
+      method: "PUT",
+      url: "/api/settings/noSuchKey",
+      headers: tenant.adminSession.headers,
+      payload: { value: "x" },
+    });
     expect(unknown.statusCode).toBe(404);
     socket.close();
   });

@@ -40,7 +40,14 @@ type Desk = Awaited<ReturnType<typeof desk>>;
 /** A customer message on a ticket with no queue yet: it goes to every socket of the company. */
 async function canary(app: TestApp, d: Desk, body: string): Promise<void> {
   const chat: ChannelAddress = { id: `55119${String(900_000_00 + ++seq).padStart(8, "0")}`, kind: "phone", pushName: "Canário" };
-  const message: InboundMessage = { providerMessageId: `CANARY-${seq}-${Date.now()}`, chat, fromMe: false, kind: "chat", body, timestamp: new Date() };
+  const message: InboundMessage = {
+    providerMessageId: `CANARY-${seq}-${Date.now()}`,
+    chat,
+    fromMe: false,
+    kind: "chat",
+    body,
+    timestamp: new Date(),
+  };
   await pipelines.get(app.ctx)!.handle(d.source, { type: "message", message });
 }
 
@@ -116,7 +123,12 @@ describe("sockets closed by events", () => {
     const superSession = await login(t.app, superUser.email);
     const socket = await connectSocket(t.app, d.userSession.token);
     const closed = serverDisconnect(socket);
-    const res = await t.app.inject({ method: "PUT", url: `/api/companies/${d.company.id}`, headers: superSession.headers, payload: { status: false } });
+    const res = await t.app.inject({
+      method: "PUT",
+      url: `/api/companies/${d.company.id}`,
+      headers: superSession.headers,
+      payload: { status: false },
+    });
     expect(res.statusCode).toBe(200);
     expect(await closed).toBeLessThan(1000);
   });
@@ -125,7 +137,12 @@ describe("sockets closed by events", () => {
     const d = await desk(t);
     const socket = await connectSocket(t.app, d.userSession.token);
     await expectCutOff(t, d, socket, sidOf(d.userSession.token), async () => {
-      const res = await t.app.inject({ method: "PUT", url: `/api/users/${d.user.id}`, headers: d.adminSession.headers, payload: { password: "outra-senha-1" } });
+      const res = await t.app.inject({
+        method: "PUT",
+        url: `/api/users/${d.user.id}`,
+        headers: d.adminSession.headers,
+        payload: { password: "outra-senha-1" },
+      });
       expect(res.statusCode).toBe(200);
     });
   });
@@ -136,7 +153,12 @@ describe("sockets closed by events", () => {
     const other = await extraSession(t, { id: d.user.id, companyId: d.company.id, profile: "user" });
     const otherSocket = await connectSocket(t.app, other.token);
     await expectCutOff(t, d, otherSocket, other.sid, async () => {
-      const res = await t.app.inject({ method: "PUT", url: `/api/users/${d.user.id}`, headers: d.userSession.headers, payload: { password: "minha-nova-1" } });
+      const res = await t.app.inject({
+        method: "PUT",
+        url: `/api/users/${d.user.id}`,
+        headers: d.userSession.headers,
+        payload: { password: "minha-nova-1" },
+      });
       expect(res.statusCode).toBe(200);
     });
     expect(current.connected).toBe(true);
@@ -147,7 +169,12 @@ describe("sockets closed by events", () => {
     const d = await desk(t);
     const socket = await connectSocket(t.app, d.userSession.token);
     await expectCutOff(t, d, socket, sidOf(d.userSession.token), async () => {
-      const res = await t.app.inject({ method: "PUT", url: `/api/users/${d.user.id}`, headers: d.adminSession.headers, payload: { profile: "admin" } });
+      const res = await t.app.inject({
+        method: "PUT",
+        url: `/api/users/${d.user.id}`,
+        headers: d.adminSession.headers,
+        payload: { profile: "admin" },
+      });
       expect(res.statusCode).toBe(200);
     });
   });
@@ -158,9 +185,15 @@ describe("sockets closed by events", () => {
     await t.ctx.database.db.insert(userQueues).values({ companyId: d.company.id, userId: d.user.id, queueId: q1.id });
     const session = await login(t.app, d.user.email);
     const socket = await connectSocket(t.app, session.token);
-    const roomsOf = async () => [...(await t.app.io.in(rooms.session(sidOf(session.token))).fetchSockets())[0]!.rooms].filter((r) => r.includes(":queue:"));
+    const roomsOf = async () =>
+      [...(await t.app.io.in(rooms.session(sidOf(session.token))).fetchSockets())[0]!.rooms].filter((r) => r.includes(":queue:"));
     expect(await roomsOf()).toEqual([rooms.queue(d.company.id, q1.id)]);
-    const res = await t.app.inject({ method: "PUT", url: `/api/users/${d.user.id}`, headers: d.adminSession.headers, payload: { queueIds: [q2.id] } });
+    const res = await t.app.inject({
+      method: "PUT",
+      url: `/api/users/${d.user.id}`,
+      headers: d.adminSession.headers,
+      payload: { queueIds: [q2.id] },
+    });
     expect(res.statusCode).toBe(200);
     await vi.waitFor(async () => expect(await roomsOf()).toEqual([rooms.queue(d.company.id, q2.id)]), { timeout: 1000, interval: 20 });
     expect(socket.connected).toBe(true);
@@ -246,7 +279,9 @@ describe("periodic re-check", () => {
 
   it("re-checks every socket of the process with one query per sweep", async () => {
     const desks = await Promise.all([desk(swept), desk(swept), desk(swept)]);
-    const sockets = await Promise.all(desks.flatMap((d) => [connectSocket(swept.app, d.userSession.token), connectSocket(swept.app, d.adminSession.token)]));
+    const sockets = await Promise.all(
+      desks.flatMap((d) => [connectSocket(swept.app, d.userSession.token), connectSocket(swept.app, d.adminSession.token)]),
+    );
     const load = vi.spyOn(SocketRevocation.prototype as unknown as { loadSessions: (sids: string[]) => unknown }, "loadSessions");
     const sweepOnce = vi.spyOn(SocketRevocation.prototype, "sweep");
     await vi.waitFor(() => expect(sweepOnce.mock.calls.length).toBeGreaterThanOrEqual(2), { timeout: 2000, interval: 20 });

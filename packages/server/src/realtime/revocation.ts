@@ -106,7 +106,13 @@ export class SocketRevocation {
           // A new profile changes far more than rooms (menus, permissions): the client reconnects afresh.
           if (!actor || actor.profile !== profile || actor.super !== user.super) socket.disconnect(true);
           // A billing-only socket (expired company's admin) stays in its billing room only.
-          else if (!actor.billingOnly) syncQueueRooms(socket, event.companyId, profile, user.queues.map((q) => q.id));
+          else if (!actor.billingOnly)
+            syncQueueRooms(
+              socket,
+              event.companyId,
+              profile,
+              user.queues.map((q) => q.id),
+            );
         }
         return;
       }
@@ -176,7 +182,13 @@ export class SocketRevocation {
   }
 
   /** What the session may do now: everything, billing only (expired company's admin), or nothing (null). */
-  private subscriptionAccess(row: { super: boolean; profile: string; status: boolean; dueDate: string | null; timeZone: string }): "full" | "billingOnly" | null {
+  private subscriptionAccess(row: {
+    super: boolean;
+    profile: string;
+    status: boolean;
+    dueDate: string | null;
+    timeZone: string;
+  }): "full" | "billingOnly" | null {
     try {
       return this.auth.subscriptionAccess(row, row).billingOnly ? "billingOnly" : "full";
     } catch {

@@ -13,7 +13,6 @@ import { listenerSafePool } from "../db/resilience";
 import { SocketRevocation } from "./revocation";
 import { rooms, type SocketEmit } from "./rooms";
 
-
 interface SocketData {
   actor: Actor;
 }
@@ -50,9 +49,7 @@ export async function attachRealtime(httpServer: HttpServer, ctx: AppContext, au
   // Fan-out between processes sharing DATABASE_URL; the embedded server belongs to one process only.
   const pool = ctx.database.pool;
   if (ctx.database.kind === "postgres") {
-    await pool.query(
-      "CREATE TABLE IF NOT EXISTS socket_io_attachments (id bigserial UNIQUE, created_at timestamptz DEFAULT NOW(), payload bytea)",
-    );
+    await pool.query("CREATE TABLE IF NOT EXISTS socket_io_attachments (id bigserial UNIQUE, created_at timestamptz DEFAULT NOW(), payload bytea)");
     // Its LISTEN connection survives a PostgreSQL restart: no crash, and it re-LISTENs (db/resilience.ts).
     io.adapter(createAdapter(listenerSafePool(pool, (err) => ctx.log.warn({ err }, "socket.io adapter: listener connection lost; reconnecting"))));
   }
@@ -106,8 +103,16 @@ export async function attachRealtime(httpServer: HttpServer, ctx: AppContext, au
     socket.on("userStatus", markOnline);
     socket.on("disconnect", async () => {
       if (closing) return;
-      const remaining = await io.in(rooms.user(actor.companyId, actor.id)).fetchSockets().catch(() => []);
-      if (remaining.length === 0) await db.update(users).set({ online: false }).where(eq(users.id, actor.id)).catch(() => undefined);
+      const remaining = await io
+        .in(rooms.user(actor.companyId, actor.id))
+        .fetchSockets()
+        .catch(() => []);
+      if (remaining.length === 0)
+        await db
+          .update(users)
+          .set({ online: false })
+          .where(eq(users.id, actor.id))
+          .catch(() => undefined);
     });
     socket.emit("ready");
   });

@@ -33,11 +33,7 @@ export async function buildCompany(ctx: AppContext, overrides: Partial<typeof co
   return row!;
 }
 
-export async function buildUser(
-  ctx: AppContext,
-  companyId: number,
-  overrides: Partial<typeof users.$inferInsert> & { password?: string } = {},
-) {
+export async function buildUser(ctx: AppContext, companyId: number, overrides: Partial<typeof users.$inferInsert> & { password?: string } = {}) {
   const { password = TEST_PASSWORD, ...rest } = overrides;
   const [row] = await ctx.database.db
     .insert(users)
@@ -69,7 +65,9 @@ export async function buildContact(
   overrides: Partial<typeof contacts.$inferInsert> & { withIdentity?: boolean } = {},
 ) {
   const { withIdentity = true, ...rest } = overrides;
-  const suffix = String(Date.now() % 10_000_000 + ++contactSeq * 7919).slice(-7).padStart(7, "0");
+  const suffix = String((Date.now() % 10_000_000) + ++contactSeq * 7919)
+    .slice(-7)
+    .padStart(7, "0");
   const [row] = await ctx.database.db
     .insert(contacts)
     .values({ companyId, name: `Contato ${unique()}`, number: `55119${8}${suffix}`, ...rest })

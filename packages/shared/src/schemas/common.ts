@@ -13,12 +13,7 @@ export const MSG = {
 
 /** A required trimmed string between min and max characters with the spec's texts. */
 export const boundedText = (min: number, max: number) =>
-  z
-    .string({ error: MSG.required })
-    .trim()
-    .min(1, MSG.required)
-    .min(min, MSG.tooShort)
-    .max(max, MSG.tooLong);
+  z.string({ error: MSG.required }).trim().min(1, MSG.required).min(min, MSG.tooShort).max(max, MSG.tooLong);
 
 export const nameField = boundedText(LIMITS.nameMin, LIMITS.nameMax);
 
@@ -73,6 +68,4 @@ export const listQuery = z.object({
 export type ListQuery = z.infer<typeof listQuery>;
 
 /** Booleans that arrive as strings in query parameters. */
-export const queryBoolean = z
-  .union([z.boolean(), z.enum(["true", "false", "1", "0"])])
-  .transform((v) => v === true || v === "true" || v === "1");
+export const queryBoolean = z.union([z.boolean(), z.enum(["true", "false", "1", "0"])]).transform((v) => v === true || v === "true" || v === "1");

@@ -33,17 +33,15 @@ export const looseBoolean = z
  * the client send empty or invalid dates as null; the server also takes "" as null and refuses anything else
  * that is not a real calendar date.
  */
-export const dueDateField = z
-  .union([z.null(), z.literal(""), z.string().trim().max(40)])
-  .transform((v, ctx) => {
-    if (v === null || v === "") return null;
-    const date = dueDateOrNull(v);
-    if (!date) {
-      ctx.addIssue({ code: "custom", message: "Invalid date" });
-      return z.NEVER;
-    }
-    return date;
-  });
+export const dueDateField = z.union([z.null(), z.literal(""), z.string().trim().max(40)]).transform((v, ctx) => {
+  if (v === null || v === "") return null;
+  const date = dueDateOrNull(v);
+  if (!date) {
+    ctx.addIssue({ code: "custom", message: "Invalid date" });
+    return z.NEVER;
+  }
+  return date;
+});
 
 export const recurrenceField = z.enum(RECURRENCES, { error: "Invalid recurrence" });
 

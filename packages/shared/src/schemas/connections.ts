@@ -115,13 +115,23 @@ const base64Data = z
 const mediaFields = {
   /** File bytes as base64; a small built-in sample is used when omitted. */
   data: base64Data.optional(),
-  mimeType: z.string().trim().max(100).regex(/^[\w.+-]+\/[\w.+-]+$/, "Invalid mime type").optional(),
+  mimeType: z
+    .string()
+    .trim()
+    .max(100)
+    .regex(/^[\w.+-]+\/[\w.+-]+$/, "Invalid mime type")
+    .optional(),
   fileName: z.string().trim().max(200).optional(),
 };
 
 /** A customer message injected into the connection (the same inbound pipeline real providers use). */
 export const simulatorInboundBody = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("text"), body: z.string().min(1, "Required").max(4096, "Too Long!"), quotedId: z.string().max(100).optional(), name: z.string().trim().max(100).optional() }),
+  z.object({
+    type: z.literal("text"),
+    body: z.string().min(1, "Required").max(4096, "Too Long!"),
+    quotedId: z.string().max(100).optional(),
+    name: z.string().trim().max(100).optional(),
+  }),
   z.object({ type: z.literal("image"), caption: z.string().max(1024).optional(), ...mediaFields, name: z.string().trim().max(100).optional() }),
   z.object({ type: z.literal("video"), caption: z.string().max(1024).optional(), ...mediaFields, name: z.string().trim().max(100).optional() }),
   z.object({ type: z.literal("document"), caption: z.string().max(1024).optional(), ...mediaFields, name: z.string().trim().max(100).optional() }),

@@ -29,7 +29,10 @@ export const kanbanMoveBody = z.object({
 export type KanbanMoveBody = z.input<typeof kanbanMoveBody>;
 
 /** A card: what the board shows of a ticket (a TicketDTO from a `ticket` event fits it too). */
-export type KanbanTicketDTO = Pick<TicketDTO, "id" | "uuid" | "status" | "userId" | "queueId" | "contactId" | "lastMessage" | "unreadMessages" | "updatedAt" | "tags"> & {
+export type KanbanTicketDTO = Pick<
+  TicketDTO,
+  "id" | "uuid" | "status" | "userId" | "queueId" | "contactId" | "lastMessage" | "unreadMessages" | "updatedAt" | "tags"
+> & {
   contact: Pick<TicketContactDTO, "id" | "name" | "number">;
 };
 

@@ -64,5 +64,4 @@ export interface MessageListResponse {
 
 /** Socket `appMessage` payloads (spec §7). */
 export type AppMessageEvent =
-  | { action: "create"; message: MessageDTO; ticket: TicketDTO; contact: TicketDTO["contact"] }
-  | { action: "update"; message: MessageDTO };
+  { action: "create"; message: MessageDTO; ticket: TicketDTO; contact: TicketDTO["contact"] } | { action: "update"; message: MessageDTO };

@@ -123,7 +123,10 @@ export const queueOptionNumberField = z
 export const queueOptionCreateBody = z.object({
   queueId: idField,
   /** null/omitted/-1 = a root option of the queue. */
-  parentId: z.union([idField, z.literal(-1), z.literal("-1"), z.null()]).optional().transform((v) => (v === undefined || v === null || v === -1 || v === "-1" ? null : v)),
+  parentId: z
+    .union([idField, z.literal(-1), z.literal("-1"), z.null()])
+    .optional()
+    .transform((v) => (v === undefined || v === null || v === -1 || v === "-1" ? null : v)),
   title: boundedText(1, 100),
   message: messageText.optional().default(""),
   /** Omitted: the next free number among the siblings. */
@@ -133,7 +136,10 @@ export type QueueOptionCreateBody = z.input<typeof queueOptionCreateBody>;
 
 export const queueOptionUpdateBody = z.object({
   /** Moves the option under another node of the same queue (null/-1 = to the root level). */
-  parentId: z.union([idField, z.literal(-1), z.literal("-1"), z.null()]).optional().transform((v) => (v === undefined ? undefined : v === null || v === -1 || v === "-1" ? null : v)),
+  parentId: z
+    .union([idField, z.literal(-1), z.literal("-1"), z.null()])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === null || v === -1 || v === "-1" ? null : v)),
   title: boundedText(1, 100).optional(),
   message: messageText.optional(),
   option: queueOptionNumberField.optional(),
@@ -143,7 +149,10 @@ export type QueueOptionUpdateBody = z.input<typeof queueOptionUpdateBody>;
 /** `GET /queue-options?queueId&parentId`: parentId -1 = root options; omitted = the whole tree (roots with children). */
 export const queueOptionListQuery = z.object({
   queueId: idField,
-  parentId: z.union([z.literal("-1"), z.literal(-1), idField]).optional().transform((v) => (v === undefined ? undefined : v === "-1" || v === -1 ? null : v)),
+  parentId: z
+    .union([z.literal("-1"), z.literal(-1), idField])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === "-1" || v === -1 ? null : v)),
 });
 
 export interface QueueOptionDTO {

@@ -37,10 +37,9 @@ export const scheduleSendAtField = z.preprocess(
     .transform((s) => new Date(s)),
 );
 
-const requiredId = z.preprocess((v) => (v === null || (typeof v === "string" && v.trim() === "") ? undefined : v), idField.optional()).refine(
-  (v) => v !== undefined,
-  MSG.obrigatorio,
-);
+const requiredId = z
+  .preprocess((v) => (v === null || (typeof v === "string" && v.trim() === "") ? undefined : v), idField.optional())
+  .refine((v) => v !== undefined, MSG.obrigatorio);
 
 export const scheduleCreateBody = z.object({
   body: scheduleBodyField,

@@ -1,6 +1,13 @@
 import { z } from "zod";
 
-export const settingKeyParams = z.object({ key: z.string().trim().min(1).max(64).regex(/^[A-Za-z][A-Za-z0-9_]*$/) });
+export const settingKeyParams = z.object({
+  key: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z][A-Za-z0-9_]*$/),
+});
 export const settingUpdateBody = z.object({ value: z.string().max(2000) });
 
 export interface SettingDTO {
@@ -35,4 +42,3 @@ export const SETTING_VALUES: Record<string, readonly string[] | null> = {
 
 /** Keys whose values are credentials: GET /settings returns them to admins only. */
 export const SECRET_SETTING_KEYS: readonly string[] = ["ipixc", "tokenixc", "ipmkauth", "clientidmkauth", "clientsecretmkauth", "asaas"];
-

@@ -3,28 +3,26 @@ import { TICKET_STATUSES } from "../constants";
 import { blankAsUnset, idField, isoDate, LIST_SEARCH_MAX, queryBoolean } from "./common";
 
 /** Query ids arrive as a JSON list ("[1,2]"), a comma list ("1,2") or repeated params. */
-export const idListParam = z
-  .union([z.string().max(2000), z.array(z.string().max(20)).max(200)])
-  .transform((value, ctx) => {
-    let items: unknown[];
-    if (Array.isArray(value)) items = value;
-    else if (value.trim().startsWith("[")) {
-      try {
-        const parsed: unknown = JSON.parse(value);
-        items = Array.isArray(parsed) ? parsed : [parsed];
-      } catch {
-        ctx.addIssue({ code: "custom", message: "Invalid id list" });
-        return z.NEVER;
-      }
-    } else items = value.split(",").filter((s) => s.trim() !== "");
-    // Same rule as idField: decimal digits only ("0x5" and "1e3" are not ids).
-    const ids = items.map((v) => (typeof v === "number" ? v : typeof v === "string" && /^[0-9]{1,10}$/.test(v.trim()) ? Number(v) : Number.NaN));
-    if (ids.some((n) => !Number.isInteger(n) || n <= 0 || n > 2_147_483_647)) {
+export const idListParam = z.union([z.string().max(2000), z.array(z.string().max(20)).max(200)]).transform((value, ctx) => {
+  let items: unknown[];
+  if (Array.isArray(value)) items = value;
+  else if (value.trim().startsWith("[")) {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      items = Array.isArray(parsed) ? parsed : [parsed];
+    } catch {
       ctx.addIssue({ code: "custom", message: "Invalid id list" });
       return z.NEVER;
     }
-    return [...new Set(ids)];
-  });
+  } else items = value.split(",").filter((s) => s.trim() !== "");
+  // Same rule as idField: decimal digits only ("0x5" and "1e3" are not ids).
+  const ids = items.map((v) => (typeof v === "number" ? v : typeof v === "string" && /^[0-9]{1,10}$/.test(v.trim()) ? Number(v) : Number.NaN));
+  if (ids.some((n) => !Number.isInteger(n) || n <= 0 || n > 2_147_483_647)) {
+    ctx.addIssue({ code: "custom", message: "Invalid id list" });
+    return z.NEVER;
+  }
+  return [...new Set(ids)];
+});
 
 const isoDay = isoDate;
 
@@ -103,6 +101,4 @@ export interface TicketListResponse {
 
 /** Socket `ticket` event payloads (spec §7). */
 export type TicketEvent =
-  | { action: "update"; ticket: TicketDTO }
-  | { action: "delete"; ticketId: number }
-  | { action: "updateUnread"; ticketId: number };
+  { action: "update"; ticket: TicketDTO } | { action: "delete"; ticketId: number } | { action: "updateUnread"; ticketId: number };

@@ -22,13 +22,19 @@ describe("api client", () => {
     const { calls } = mockFetch({
       "GET /api/users/": ({ headers }) => {
         usersCalls += 1;
-        return headers.Authorization === "Bearer new" ? jsonResponse(200, { users: [], hasMore: false }) : jsonResponse(403, { error: "ERR_TOKEN_EXPIRED" });
+        return headers.Authorization === "Bearer new"
+          ? jsonResponse(200, { users: [], hasMore: false })
+          : jsonResponse(403, { error: "ERR_TOKEN_EXPIRED" });
       },
       "POST /api/auth/refresh_token": () => jsonResponse(200, { token: "new", user: {} }),
     });
     await expect(api.get("/users/", { pageNumber: 1 })).resolves.toEqual({ users: [], hasMore: false });
     expect(usersCalls).toBe(2);
-    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(["GET /api/users/?pageNumber=1", "POST /api/auth/refresh_token", "GET /api/users/?pageNumber=1"]);
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      "GET /api/users/?pageNumber=1",
+      "POST /api/auth/refresh_token",
+      "GET /api/users/?pageNumber=1",
+    ]);
     expect(sessionStore.getToken()).toBe("new");
   });
 
@@ -83,7 +89,9 @@ describe("api client", () => {
     const ended = vi.fn();
     unsubscribe = sessionStore.onEnd(ended);
     mockFetch({ "POST /api/auth/login": () => jsonResponse(401, { error: "ERR_INVALID_CREDENTIALS" }) });
-    await expect(api.post("/auth/login", { email: "a@b.co", password: "x" }, { anonymous: true })).rejects.toMatchObject({ code: "ERR_INVALID_CREDENTIALS" });
+    await expect(api.post("/auth/login", { email: "a@b.co", password: "x" }, { anonymous: true })).rejects.toMatchObject({
+      code: "ERR_INVALID_CREDENTIALS",
+    });
     expect(ended).not.toHaveBeenCalled();
   });
 
@@ -91,8 +99,10 @@ describe("api client", () => {
     sessionStore.save("old", { companyId: 1, userId: 2 });
     let refreshes = 0;
     mockFetch({
-      "GET /api/a": ({ headers }) => (headers.Authorization === "Bearer new" ? jsonResponse(200, 1) : jsonResponse(403, { error: "ERR_TOKEN_EXPIRED" })),
-      "GET /api/b": ({ headers }) => (headers.Authorization === "Bearer new" ? jsonResponse(200, 2) : jsonResponse(403, { error: "ERR_TOKEN_EXPIRED" })),
+      "GET /api/a": ({ headers }) =>
+        headers.Authorization === "Bearer new" ? jsonResponse(200, 1) : jsonResponse(403, { error: "ERR_TOKEN_EXPIRED" }),
+      "GET /api/b": ({ headers }) =>
+        headers.Authorization === "Bearer new" ? jsonResponse(200, 2) : jsonResponse(403, { error: "ERR_TOKEN_EXPIRED" }),
       "POST /api/auth/refresh_token": async () => {
         refreshes += 1;
         await new Promise((r) => setTimeout(r, 10));

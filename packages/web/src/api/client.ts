@@ -117,17 +117,15 @@ export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Pr
   const body = await readError(res);
   if (!opts.anonymous) {
     if (res.status === 401) sessionStore.end("unauthorized", body);
-    else if (res.status === 402 && body.error === "ERR_SUBSCRIPTION_EXPIRED" && !sessionStore.isBillingOnly()) sessionStore.end("subscriptionExpired", body);
+    else if (res.status === 402 && body.error === "ERR_SUBSCRIPTION_EXPIRED" && !sessionStore.isBillingOnly())
+      sessionStore.end("subscriptionExpired", body);
   }
   throw new ApiError(res.status, body);
 }
 
 export const api = {
-  get: <T>(path: string, query?: RequestOptions["query"], opts?: Omit<RequestOptions, "query" | "method">) =>
-    apiRequest<T>(path, { ...opts, query }),
-  post: <T>(path: string, body?: unknown, opts?: Omit<RequestOptions, "body" | "method">) =>
-    apiRequest<T>(path, { ...opts, method: "POST", body }),
-  put: <T>(path: string, body?: unknown, opts?: Omit<RequestOptions, "body" | "method">) =>
-    apiRequest<T>(path, { ...opts, method: "PUT", body }),
+  get: <T>(path: string, query?: RequestOptions["query"], opts?: Omit<RequestOptions, "query" | "method">) => apiRequest<T>(path, { ...opts, query }),
+  post: <T>(path: string, body?: unknown, opts?: Omit<RequestOptions, "body" | "method">) => apiRequest<T>(path, { ...opts, method: "POST", body }),
+  put: <T>(path: string, body?: unknown, opts?: Omit<RequestOptions, "body" | "method">) => apiRequest<T>(path, { ...opts, method: "PUT", body }),
   delete: <T = void>(path: string, opts?: Omit<RequestOptions, "method">) => apiRequest<T>(path, { ...opts, method: "DELETE" }),
 };

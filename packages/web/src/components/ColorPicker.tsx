@@ -27,7 +27,17 @@ const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
  * The fixed palette of spec §9 (COLOR_PALETTE, shared by tags and queues) as a grid of swatches.
  * Keyboard: Tab reaches the selected swatch (or the first), arrows/Home/End move, Enter or Space picks.
  */
-export function ColorPicker({ value, onChange, label, swatchLabel = (c) => c, previewLabel, error, helperText, disabled, autoFocus }: ColorPickerProps) {
+export function ColorPicker({
+  value,
+  onChange,
+  label,
+  swatchLabel = (c) => c,
+  previewLabel,
+  error,
+  helperText,
+  disabled,
+  autoFocus,
+}: ColorPickerProps) {
   const id = useId();
   const selectedIndex = COLOR_PALETTE.findIndex((c) => same(c, value ?? ""));
   /** The swatch being navigated while focus is inside the grid; otherwise the selected one is the Tab stop. */

@@ -11,7 +11,11 @@ export function ComingSoon({ titleKey }: { titleKey: string }) {
   return (
     <Box>
       <PageHeader title={title} />
-      <EmptyState icon={<ConstructionOutlined sx={{ fontSize: 48 }} />} title={t("common.comingSoon")} description={t("common.comingSoonDescription", { page: title })} />
+      <EmptyState
+        icon={<ConstructionOutlined sx={{ fontSize: 48 }} />}
+        title={t("common.comingSoon")}
+        description={t("common.comingSoonDescription", { page: title })}
+      />
     </Box>
   );
 }

@@ -11,7 +11,10 @@ interface EmptyStateProps {
 
 export function EmptyState({ title, description, icon, action }: EmptyStateProps) {
   return (
-    <Box role="status" sx={{ display: "flex", flexDirection: "column", alignItems: "center", gap: 1, py: 6, px: 2, textAlign: "center", color: "text.secondary" }}>
+    <Box
+      role="status"
+      sx={{ display: "flex", flexDirection: "column", alignItems: "center", gap: 1, py: 6, px: 2, textAlign: "center", color: "text.secondary" }}
+    >
       {icon ?? <InboxOutlined sx={{ fontSize: 48 }} />}
       <Typography variant="h6" component="p" color="text.primary">
         {title}

@@ -18,7 +18,16 @@ export function makeUser(overrides: Partial<UserDTO> = {}): UserDTO {
     allTicket: "disable",
     online: true,
     queues: [],
-    company: { id: 10, name: "Acme", dueDate: "2099-12-31", status: true, campaignsEnabled: true, planId: 1, email: "acme@example.com", trialExpiration: null },
+    company: {
+      id: 10,
+      name: "Acme",
+      dueDate: "2099-12-31",
+      status: true,
+      campaignsEnabled: true,
+      planId: 1,
+      email: "acme@example.com",
+      trialExpiration: null,
+    },
     createdAt: "2025-01-01T00:00:00.000Z",
     ...overrides,
   };
@@ -60,7 +69,11 @@ export function mockFetch(routes: Record<string, (call: FetchCall) => Response |
 }
 
 function Session({ session, children }: { session: SessionContextValue | "real"; children: ReactNode }) {
-  return session === "real" ? <SessionProvider>{children}</SessionProvider> : <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
+  return session === "real" ? (
+    <SessionProvider>{children}</SessionProvider>
+  ) : (
+    <SessionContext.Provider value={session}>{children}</SessionContext.Provider>
+  );
 }
 
 interface RenderOptions {

@@ -42,7 +42,14 @@ function pages(data: Buffer) {
     const copy = Buffer.from(data.subarray(o, end));
     const crc = copy.readUInt32LE(22);
     copy.writeUInt32LE(0, 22);
-    out.push({ flags: data[o + 5]!, granule: data.readBigInt64LE(o + 6), serial: data.readUInt32LE(o + 14), sequence: data.readUInt32LE(o + 18), body: data.subarray(o + 27 + segments, end), crcOk: oggCrc32(copy) === crc });
+    out.push({
+      flags: data[o + 5]!,
+      granule: data.readBigInt64LE(o + 6),
+      serial: data.readUInt32LE(o + 14),
+      sequence: data.readUInt32LE(o + 18),
+      body: data.subarray(o + 27 + segments, end),
+      crcOk: oggCrc32(copy) === crc,
+    });
     o = end;
   }
   return out;
@@ -80,7 +87,12 @@ describe("toOggOpusVoice", () => {
     expect(list.map((p) => p.flags)).toEqual([OGG_FLAGS.BOS, ...Array(list.length - 2).fill(0), OGG_FLAGS.EOS]);
     const head = list[0]!.body;
     expect(head.toString("ascii", 0, 8)).toBe("OpusHead");
-    expect({ version: head[8], channels: head[9], inputRate: head.readUInt32LE(12), family: head[18] }).toEqual({ version: 1, channels: 1, inputRate: 16_000, family: 0 });
+    expect({ version: head[8], channels: head[9], inputRate: head.readUInt32LE(12), family: head[18] }).toEqual({
+      version: 1,
+      channels: 1,
+      inputRate: 16_000,
+      family: 0,
+    });
     const preSkip = head.readUInt16LE(10);
     expect(preSkip).toBeGreaterThan(0);
     expect(list[1]!.body.toString("ascii", 0, 8)).toBe("OpusTags");
@@ -144,8 +156,18 @@ describe("toOggOpusVoice", () => {
     ["an empty file", Buffer.alloc(0), "audio/mpeg", "EMPTY"],
     ["a PNG labelled audio/mpeg", png, "audio/mpeg", "NOT_AUDIO"],
     ["text", Buffer.from("not audio at all, just text"), "audio/mpeg", "NOT_AUDIO"],
-    ["an ID3 tag with nothing after it", Buffer.concat([Buffer.from("ID3\x04\x00\x00\x00\x00\x00\x05", "latin1"), Buffer.alloc(5)]), "audio/mpeg", "NOT_AUDIO"],
-    ["an MP3 frame header followed by garbage", Buffer.concat([Buffer.from([0xff, 0xfb, 0x90, 0xc4]), Buffer.alloc(3000, 0x5a)]), "audio/mpeg", "CORRUPT"],
+    [
+      "an ID3 tag with nothing after it",
+      Buffer.concat([Buffer.from("ID3\x04\x00\x00\x00\x00\x00\x05", "latin1"), Buffer.alloc(5)]),
+      "audio/mpeg",
+      "NOT_AUDIO",
+    ],
+    [
+      "an MP3 frame header followed by garbage",
+      Buffer.concat([Buffer.from([0xff, 0xfb, 0x90, 0xc4]), Buffer.alloc(3000, 0x5a)]),
+      "audio/mpeg",
+      "CORRUPT",
+    ],
     ["a WebM recording (no wasm demuxer)", Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81]), "audio/webm", "UNSUPPORTED_AUDIO"],
     ["an ADPCM WAV", adpcm, "audio/wav", "CORRUPT"],
     ["a WAV without data", toneWav(0.5, 8000).subarray(0, 36), "audio/wav", "CORRUPT"],
@@ -158,7 +180,10 @@ describe("toOggOpusVoice", () => {
 
   it("caps size and duration", async () => {
     await expect(toOggOpusVoice(toneWav(1, 8000), "audio/wav", { maxBytes: 1000 })).rejects.toMatchObject({ code: "TOO_LARGE" });
-    await expect(toOggOpusVoice(toneWav(2, 8000), "audio/wav", { maxSeconds: 1 })).rejects.toMatchObject({ code: "TOO_LONG", message: expect.stringContaining("longer than") });
+    await expect(toOggOpusVoice(toneWav(2, 8000), "audio/wav", { maxSeconds: 1 })).rejects.toMatchObject({
+      code: "TOO_LONG",
+      message: expect.stringContaining("longer than"),
+    });
     await expect(toOggOpusVoice(await toneMp3(2), "audio/mpeg", { maxSeconds: 1 })).rejects.toMatchObject({ code: "TOO_LONG" });
     const ogg = (await toOggOpusVoice(toneWav(2, 8000), "audio/wav")).data;
     await expect(toOggOpusVoice(ogg, "audio/ogg", { maxSeconds: 1 })).rejects.toMatchObject({ code: "TOO_LONG" });
@@ -206,7 +231,10 @@ describe("prepareVoiceNote", () => {
   });
 
   it("real audio the wasm path cannot read (WebM, M4A) becomes a plain audio file; non-audio throws", async () => {
-    expect(await prepareVoiceNote(Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81]), "audio/webm")).toMatchObject({ as: "file", reason: expect.stringContaining("audio/webm") });
+    expect(await prepareVoiceNote(Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81]), "audio/webm")).toMatchObject({
+      as: "file",
+      reason: expect.stringContaining("audio/webm"),
+    });
     await expect(prepareVoiceNote(Buffer.from("hello"), "audio/mpeg")).rejects.toMatchObject({ code: "NOT_AUDIO" });
   });
 });

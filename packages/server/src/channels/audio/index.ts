@@ -37,7 +37,8 @@ export async function prepareVoiceNote(data: Buffer, mimeType: string, options: 
     });
     const info = viaExternal ? readOggOpusInfo(viaExternal) : null;
     if (viaExternal && info && info.seconds > 0) {
-      if (info.seconds > VOICE_LIMITS.maxSeconds) throw new AudioConversionError("TOO_LONG", `audio is longer than ${VOICE_LIMITS.maxSeconds / 60} minutes`);
+      if (info.seconds > VOICE_LIMITS.maxSeconds)
+        throw new AudioConversionError("TOO_LONG", `audio is longer than ${VOICE_LIMITS.maxSeconds / 60} minutes`);
       return { as: "voice", data: viaExternal, mimeType: OPUS_MIME, seconds: Math.round(info.seconds * 1000) / 1000, converted: true };
     }
   }

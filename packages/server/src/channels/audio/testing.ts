@@ -37,7 +37,7 @@ export async function toneMp3(seconds: number, rate = 44_100, channels: 1 | 2 = 
 
 /** Power of `hz` in `samples` (Goertzel), normalised by length: tells which tone dominates. */
 export function toneEnergy(samples: Float32Array, rate: number, hz: number): number {
-  const k = (2 * Math.cos((2 * Math.PI * hz) / rate));
+  const k = 2 * Math.cos((2 * Math.PI * hz) / rate);
   let s1 = 0;
   let s2 = 0;
   for (const x of samples) {

@@ -92,7 +92,8 @@ function mp3Start(data: Buffer): number {
   let offset = 0;
   // ID3v2: "ID3", version (2), flags (1), size (4 × 7 bits, "syncsafe"), optional 10-byte footer.
   while (data.length >= offset + 10 && data.toString("latin1", offset, offset + 3) === "ID3") {
-    const size = ((data[offset + 6]! & 0x7f) << 21) | ((data[offset + 7]! & 0x7f) << 14) | ((data[offset + 8]! & 0x7f) << 7) | (data[offset + 9]! & 0x7f);
+    const size =
+      ((data[offset + 6]! & 0x7f) << 21) | ((data[offset + 7]! & 0x7f) << 14) | ((data[offset + 8]! & 0x7f) << 7) | (data[offset + 9]! & 0x7f);
     offset += 10 + size + (data[offset + 5]! & 0x10 ? 10 : 0);
   }
   // Some encoders pad the tag with zeros beyond its declared size.
@@ -246,7 +247,10 @@ async function fromMp3(data: Buffer, maxSeconds: number): Promise<{ data: Buffer
         await pause();
       }
       if (!voice || errors * 2 > decoded / 1152) {
-        throw new AudioConversionError("CORRUPT", `the MP3 file is corrupt: ${voice ? `${errors} damaged frames` : "no audio frame could be decoded"}`);
+        throw new AudioConversionError(
+          "CORRUPT",
+          `the MP3 file is corrupt: ${voice ? `${errors} damaged frames` : "no audio frame could be decoded"}`,
+        );
       }
       return voice.finish();
     });

@@ -68,7 +68,8 @@ export function readWavMono(data: Buffer, info: WavInfo, start: number, count: n
     for (let c = 0; c < info.channels; c++, p += bytes) {
       if (info.format === 3) sum += bytes === 4 ? data.readFloatLE(p) : data.readDoubleLE(p);
       else if (bytes === 2) sum += data.readInt16LE(p) / 32768;
-      else if (bytes === 1) sum += (data[p]! - 128) / 128; // 8-bit WAV is unsigned
+      else if (bytes === 1)
+        sum += (data[p]! - 128) / 128; // 8-bit WAV is unsigned
       else if (bytes === 3) sum += data.readIntLE(p, 3) / 8388608;
       else sum += data.readInt32LE(p) / 2147483648;
     }

@@ -23,7 +23,25 @@ export function ffmpegAvailable(ffmpegPath: string): Promise<boolean> {
 
 export async function toOggOpus(input: Buffer, ffmpegPath: string, timeoutMs = 60_000): Promise<Buffer | null> {
   if (!(await ffmpegAvailable(ffmpegPath))) return null;
-  const args = ["-hide_banner", "-loglevel", "error", "-i", "pipe:0", "-vn", "-ac", "1", "-ar", "48000", "-c:a", "libopus", "-b:a", "32k", "-f", "ogg", "pipe:1"];
+  const args = [
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-i",
+    "pipe:0",
+    "-vn",
+    "-ac",
+    "1",
+    "-ar",
+    "48000",
+    "-c:a",
+    "libopus",
+    "-b:a",
+    "32k",
+    "-f",
+    "ogg",
+    "pipe:1",
+  ];
   return new Promise((resolve, reject) => {
     const child = spawn(ffmpegPath, args, { stdio: ["pipe", "pipe", "pipe"] });
     const out: Buffer[] = [];

@@ -59,7 +59,8 @@ export async function useDbAuthState(db: Db, lib: BaileysLib, companyId: number,
           .where(and(keysOf(companyId, connectionId), eq(connectionAuthKeys.type, type), inArray(connectionAuthKeys.keyId, ids)));
         for (const r of rows) {
           let value = decode<SignalDataTypeMap[T]>((r.value as { v?: unknown } | null)?.v ?? null);
-          if (type === "app-state-sync-key" && value) value = lib.proto.Message.AppStateSyncKeyData.fromObject(value as object) as unknown as SignalDataTypeMap[T];
+          if (type === "app-state-sync-key" && value)
+            value = lib.proto.Message.AppStateSyncKeyData.fromObject(value as object) as unknown as SignalDataTypeMap[T];
           result[r.keyId] = value;
         }
         return result;

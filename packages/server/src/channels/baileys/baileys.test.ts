@@ -24,7 +24,10 @@ const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000,
 
 /** Boom's shape, as Baileys puts it in lastDisconnect.error. */
 const boom = (statusCode: number) =>
-  Object.assign(new Error(`Connection Failure ${statusCode}`), { isBoom: true, output: { statusCode, payload: { statusCode, error: "x", message: "x" }, headers: {} } });
+  Object.assign(new Error(`Connection Failure ${statusCode}`), {
+    isBoom: true,
+    output: { statusCode, payload: { statusCode, error: "x", message: "x" }, headers: {} },
+  });
 
 class ScriptedSocket {
   readonly ev = new EventEmitter();
@@ -35,7 +38,9 @@ class ScriptedSocket {
   ended = false;
   loggedOut = false;
   private n = 0;
-  readonly signalRepository = { lidMapping: { getPNForLID: async (lid: string) => (lid === "99887766@lid" ? "5511955554444@s.whatsapp.net" : null) } };
+  readonly signalRepository = {
+    lidMapping: { getPNForLID: async (lid: string) => (lid === "99887766@lid" ? "5511955554444@s.whatsapp.net" : null) },
+  };
   constructor(readonly config: Record<string, unknown>) {}
   updateMediaMessage = async (m: unknown) => m;
   async sendMessage(jid: string, content: Record<string, unknown>, options?: { quoted?: unknown }) {
@@ -211,7 +216,12 @@ describe("connection.update → status", () => {
     // A new consumer group starts from the events that exist when its cursor is made: make it before the drop.
     await t.ctx.events.drain();
     last().close(408);
-    await poll(() => seen).toEqual(expect.arrayContaining([{ status: "TIMEOUT", retries: 1 }, { status: "OPENING", retries: 1 }]));
+    await poll(() => seen).toEqual(
+      expect.arrayContaining([
+        { status: "TIMEOUT", retries: 1 },
+        { status: "OPENING", retries: 1 },
+      ]),
+    );
     await expect.poll(() => sockets.length, { timeout: 2000 }).toBe(2);
     last().close(408);
     await poll(async () => (await rowOf(c.id)).retries).toBe(2);
@@ -256,7 +266,8 @@ describe("inbound: messages.upsert, messages.update, call", () => {
     messageTimestamp: 1_760_000_000,
     pushName: "Maria",
   });
-  const messagesOf = () => events.filter((e) => e.event.type === "message").map((e) => (e.event as Extract<ChannelEvent, { type: "message" }>).message);
+  const messagesOf = () =>
+    events.filter((e) => e.event.type === "message").map((e) => (e.event as Extract<ChannelEvent, { type: "message" }>).message);
 
   it("maps every spec type, downloads media once, resolves LIDs, ignores history and noise", async () => {
     const c = await connected();
@@ -268,7 +279,9 @@ describe("inbound: messages.upsert, messages.update, call", () => {
       msg("I1", { imageMessage: { caption: "foto", mimetype: "image/jpeg", url: "https://mmg.whatsapp.net/x" } }),
       msg("A1", { audioMessage: { mimetype: "audio/ogg; codecs=opus", ptt: true, seconds: 3 } }),
       msg("V1", { videoMessage: { caption: "vídeo", mimetype: "video/mp4" } }),
-      msg("D1", { documentWithCaptionMessage: { message: { documentMessage: { fileName: "nota.pdf", mimetype: "application/pdf", caption: "segue" } } } }),
+      msg("D1", {
+        documentWithCaptionMessage: { message: { documentMessage: { fileName: "nota.pdf", mimetype: "application/pdf", caption: "segue" } } },
+      }),
       msg("L1", { locationMessage: { degreesLatitude: -23.5, degreesLongitude: -46.6, name: "Loja", address: "Rua A", jpegThumbnail: thumb } }),
       msg("C1", { contactMessage: { displayName: "João", vcard: "BEGIN:VCARD\nVERSION:3.0\nFN:João\nEND:VCARD" } }),
       msg("E1", { ephemeralMessage: { message: { conversation: "efêmera" } } }),
@@ -281,16 +294,29 @@ describe("inbound: messages.upsert, messages.update, call", () => {
     await poll(() => messagesOf().length).toBe(12);
     const byId = new Map(messagesOf().map((m) => [m.providerMessageId, m]));
     expect(events.every((e) => e.ctx.connectionId === c.id && e.ctx.companyId === tenant.company.id)).toBe(true);
-    expect(byId.get("T1")).toMatchObject({ kind: "chat", body: "Oi", fromMe: false, chat: { id: "5511987654321", kind: "phone", pushName: "Maria" }, timestamp: new Date(1_760_000_000_000) });
+    expect(byId.get("T1")).toMatchObject({
+      kind: "chat",
+      body: "Oi",
+      fromMe: false,
+      chat: { id: "5511987654321", kind: "phone", pushName: "Maria" },
+      timestamp: new Date(1_760_000_000_000),
+    });
     expect(byId.get("T2")).toMatchObject({ kind: "chat", body: "respondendo", quotedProviderMessageId: "T1" });
     expect(byId.get("I1")).toMatchObject({ kind: "image", body: "foto", media: { mimeType: "image/jpeg" } });
     expect(byId.get("A1")).toMatchObject({ kind: "audio", media: { mimeType: "audio/ogg; codecs=opus", voice: true } });
     expect(byId.get("V1")).toMatchObject({ kind: "video", body: "vídeo" });
     expect(byId.get("D1")).toMatchObject({ kind: "document", body: "segue", media: { fileName: "nota.pdf", mimeType: "application/pdf" } });
-    expect(byId.get("L1")!.body).toBe(`data:image/jpeg;base64,${thumb.toString("base64")}|https://maps.google.com/maps?q=-23.5%2C-46.6&z=17&hl=pt-BR|Loja - Rua A`);
+    expect(byId.get("L1")!.body).toBe(
+      `data:image/jpeg;base64,${thumb.toString("base64")}|https://maps.google.com/maps?q=-23.5%2C-46.6&z=17&hl=pt-BR|Loja - Rua A`,
+    );
     expect(byId.get("C1")).toMatchObject({ kind: "vcard", body: expect.stringContaining("FN:João") });
     expect(byId.get("E1")).toMatchObject({ kind: "chat", body: "efêmera" });
-    expect(byId.get("LID1")!.chat).toEqual({ id: "12345678", kind: "wa_lid", alternates: [{ kind: "phone", id: "5511933332222" }], pushName: "Maria" });
+    expect(byId.get("LID1")!.chat).toEqual({
+      id: "12345678",
+      kind: "wa_lid",
+      alternates: [{ kind: "phone", id: "5511933332222" }],
+      pushName: "Maria",
+    });
     expect(byId.get("LID2")!.chat).toMatchObject({ id: "99887766", kind: "wa_lid", alternates: [{ kind: "phone", id: "5511955554444" }] });
     expect(byId.get("G1")).toMatchObject({ chat: { id: "120363000000000001", kind: "group" }, participant: { id: "5511977776666", kind: "phone" } });
     expect(byId.has("R1")).toBe(false);
@@ -311,8 +337,12 @@ describe("inbound: messages.upsert, messages.update, call", () => {
   it("revokes (protocolMessage REVOKE or a stub update) become one `deleted` event", async () => {
     await connected();
     upsert(last(), [msg("P1", { protocolMessage: { type: 0, key: { remoteJid: "5511987654321@s.whatsapp.net", fromMe: false, id: "T9" } } })]);
-    last().ev.emit("messages.update", [{ key: { remoteJid: "5511987654321@s.whatsapp.net", fromMe: false, id: "T9" }, update: { message: null, messageStubType: 1 } }]);
-    last().ev.emit("messages.update", [{ key: { remoteJid: "5511987654321@s.whatsapp.net", fromMe: false, id: "T8" }, update: { messageStubType: 1 } }]);
+    last().ev.emit("messages.update", [
+      { key: { remoteJid: "5511987654321@s.whatsapp.net", fromMe: false, id: "T9" }, update: { message: null, messageStubType: 1 } },
+    ]);
+    last().ev.emit("messages.update", [
+      { key: { remoteJid: "5511987654321@s.whatsapp.net", fromMe: false, id: "T8" }, update: { messageStubType: 1 } },
+    ]);
     await poll(() => events.filter((e) => e.event.type === "deleted").length).toBe(2);
     expect(events.map((e) => e.event)).toEqual([
       { type: "deleted", providerMessageId: "T9", chat: { id: "5511987654321", kind: "phone", pushName: "Maria" } },
@@ -340,15 +370,38 @@ describe("inbound: messages.upsert, messages.update, call", () => {
   it("call offers become call events (LID callers carry the phone as alternate); contacts become contacts", async () => {
     await connected();
     last().ev.emit("call", [
-      { chatId: "5511987654321@s.whatsapp.net", from: "5511987654321@s.whatsapp.net", id: "CALL1", date: new Date(), isVideo: false, status: "offer", offline: false },
-      { chatId: "x", from: "12345678@lid", callerPn: "5511933332222@s.whatsapp.net", id: "CALL2", date: new Date(), isVideo: true, status: "offer", offline: false },
+      {
+        chatId: "5511987654321@s.whatsapp.net",
+        from: "5511987654321@s.whatsapp.net",
+        id: "CALL1",
+        date: new Date(),
+        isVideo: false,
+        status: "offer",
+        offline: false,
+      },
+      {
+        chatId: "x",
+        from: "12345678@lid",
+        callerPn: "5511933332222@s.whatsapp.net",
+        id: "CALL2",
+        date: new Date(),
+        isVideo: true,
+        status: "offer",
+        offline: false,
+      },
       { chatId: "x", from: "5511987654321@s.whatsapp.net", id: "CALL1", date: new Date(), status: "ringing", offline: false },
     ]);
     last().ev.emit("contacts.upsert", [{ id: "5511987654321@s.whatsapp.net", notify: "Maria" }]);
     await poll(() => events.length).toBe(3);
     expect(events.map((e) => e.event)).toEqual([
       { type: "call", callId: "CALL1", from: { id: "5511987654321", kind: "phone" }, isVideo: false, status: "offer" },
-      { type: "call", callId: "CALL2", from: { id: "12345678", kind: "wa_lid", alternates: [{ kind: "phone", id: "5511933332222" }] }, isVideo: true, status: "offer" },
+      {
+        type: "call",
+        callId: "CALL2",
+        from: { id: "12345678", kind: "wa_lid", alternates: [{ kind: "phone", id: "5511933332222" }] },
+        isVideo: true,
+        status: "offer",
+      },
       { type: "contacts", contacts: [{ address: { id: "5511987654321", kind: "phone" }, name: "Maria" }] },
     ]);
   });
@@ -363,7 +416,10 @@ describe("outbound through the session", () => {
     const text = await session.send({ to, content: { kind: "text", body: "Olá" } });
     expect(text.providerMessageId).toMatch(/^3EB0SCRIPTED/);
     await session.send({ to, content: { kind: "text", body: "citando" }, quotedProviderMessageId: text.providerMessageId });
-    await session.send({ to: { id: "12345678", kind: "wa_lid" }, content: { kind: "image", data: Buffer.from("img"), mimeType: "image/png", fileName: "a.png", caption: "c" } });
+    await session.send({
+      to: { id: "12345678", kind: "wa_lid" },
+      content: { kind: "image", data: Buffer.from("img"), mimeType: "image/png", fileName: "a.png", caption: "c" },
+    });
     await session.send({ to, content: { kind: "document", data: Buffer.from("%PDF"), mimeType: "application/pdf", fileName: "a.pdf" } });
     const mp3 = await toneMp3(2.5);
     await session.send({ to, content: { kind: "audio", data: mp3, mimeType: "audio/mpeg", fileName: "v.mp3", voice: true } });
@@ -390,7 +446,9 @@ describe("outbound through the session", () => {
     expect(s.sent[5]!.content).toEqual({ audio: ogg, mimetype: "audio/ogg; codecs=opus", ptt: true, seconds: 3 });
     // Not audio (or corrupt): the send fails (→ ERR_SENDING_WAPP_MSG) instead of a fake or broken PTT.
     const sentBefore = s.sent.length;
-    await expect(session.send({ to, content: { kind: "audio", data: Buffer.from("ID3mp3"), mimeType: "audio/mpeg", fileName: "v.mp3", voice: true } })).rejects.toMatchObject({
+    await expect(
+      session.send({ to, content: { kind: "audio", data: Buffer.from("ID3mp3"), mimeType: "audio/mpeg", fileName: "v.mp3", voice: true } }),
+    ).rejects.toMatchObject({
       code: "SEND_FAILED",
       message: expect.stringContaining("not a recognised audio file"),
     });
@@ -424,7 +482,10 @@ describe("DB auth state", () => {
     expect(first.paired()).toBe(false);
     await first.saveCreds();
     await first.state.keys.set({
-      "pre-key": { "1": { public: Buffer.from([1, 2, 3]), private: Buffer.from([4, 5, 6]) }, "2": { public: Buffer.from([7]), private: Buffer.from([8]) } },
+      "pre-key": {
+        "1": { public: Buffer.from([1, 2, 3]), private: Buffer.from([4, 5, 6]) },
+        "2": { public: Buffer.from([7]), private: Buffer.from([8]) },
+      },
       session: { "5511@s.whatsapp.net.0": Buffer.from("sess") },
       "app-state-sync-key": { AAA: { keyData: Buffer.from("kd"), timestamp: 1 } },
       "lid-mapping": { "5511": "12345678" },
@@ -438,7 +499,10 @@ describe("DB auth state", () => {
     const sync = await again.state.keys.get("app-state-sync-key", ["AAA"]);
     expect(sync.AAA).toBeInstanceOf(lib.proto.Message.AppStateSyncKeyData);
     expect(await again.state.keys.get("lid-mapping", ["5511"])).toEqual({ "5511": "12345678" });
-    const rows = await db.select({ type: connectionAuthKeys.type }).from(connectionAuthKeys).where(and(eq(connectionAuthKeys.connectionId, c.id)));
+    const rows = await db
+      .select({ type: connectionAuthKeys.type })
+      .from(connectionAuthKeys)
+      .where(and(eq(connectionAuthKeys.connectionId, c.id)));
     expect(rows.map((r) => r.type).sort()).toEqual(["app-state-sync-key", "lid-mapping", "pre-key", "session"]);
   });
 });

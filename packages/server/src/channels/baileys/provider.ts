@@ -42,7 +42,15 @@ export type BaileysModule = typeof import("baileys");
 /** The parts of the library the provider uses; tests replace makeWASocket and downloadMediaMessage. */
 export type BaileysLib = Pick<
   BaileysModule,
-  "makeWASocket" | "downloadMediaMessage" | "fetchLatestBaileysVersion" | "makeCacheableSignalKeyStore" | "initAuthCreds" | "BufferJSON" | "proto" | "getContentType" | "jidDecode"
+  | "makeWASocket"
+  | "downloadMediaMessage"
+  | "fetchLatestBaileysVersion"
+  | "makeCacheableSignalKeyStore"
+  | "initAuthCreds"
+  | "BufferJSON"
+  | "proto"
+  | "getContentType"
+  | "jidDecode"
 >;
 
 export interface BaileysProviderOptions {
@@ -278,7 +286,13 @@ export class BaileysSession implements ChannelSession {
 
   // ─── Addresses ────────────────────────────────────────────────────────────────────────────────
 
-  private async address(lib: BaileysLib, sock: WASocket | undefined, jid: string, alt?: string | null, pushName?: string | null): Promise<ChannelAddress> {
+  private async address(
+    lib: BaileysLib,
+    sock: WASocket | undefined,
+    jid: string,
+    alt?: string | null,
+    pushName?: string | null,
+  ): Promise<ChannelAddress> {
     const decoded = lib.jidDecode(jid);
     const user = decoded?.user ?? jid.split("@")[0]!;
     const server = decoded?.server ?? jid.split("@")[1];
@@ -335,7 +349,13 @@ export class BaileysSession implements ChannelSession {
     const content = this.unwrap(msg.message);
     const type = lib.getContentType(content);
     if (!type) return;
-    const chat = await this.address(lib, sock, key.remoteJid, key.remoteJidAlt, key.remoteJid.endsWith("@g.us") || key.fromMe ? undefined : msg.pushName);
+    const chat = await this.address(
+      lib,
+      sock,
+      key.remoteJid,
+      key.remoteJidAlt,
+      key.remoteJid.endsWith("@g.us") || key.fromMe ? undefined : msg.pushName,
+    );
 
     if (type === "protocolMessage") {
       const p = content.protocolMessage!;
@@ -411,7 +431,9 @@ export class BaileysSession implements ChannelSession {
 
     const contextInfo = (content[type as keyof ProtoNs.IMessage] as { contextInfo?: ProtoNs.IContextInfo } | undefined)?.contextInfo;
     const participant =
-      key.remoteJid.endsWith("@g.us") && key.participant ? await this.address(lib, sock, key.participant, key.participantAlt, msg.pushName) : undefined;
+      key.remoteJid.endsWith("@g.us") && key.participant
+        ? await this.address(lib, sock, key.participant, key.participantAlt, msg.pushName)
+        : undefined;
 
     let media: InboundMessage["media"];
     if (mediaNode) {
@@ -536,7 +558,8 @@ export class BaileysSession implements ChannelSession {
           // Not audio, corrupt, or over the limits: the send fails (ERR_SENDING_WAPP_MSG), nothing is faked.
           throw new ChannelError("SEND_FAILED", `voice note: ${(err as Error)?.message ?? String(err)}`);
         });
-        if (voice.as === "voice") content = { audio: voice.data, mimetype: voice.mimeType, ptt: true, seconds: Math.max(1, Math.round(voice.seconds)) };
+        if (voice.as === "voice")
+          content = { audio: voice.data, mimetype: voice.mimeType, ptt: true, seconds: Math.max(1, Math.round(voice.seconds)) };
         else {
           // Real audio we cannot convert without ffmpeg (WebM, M4A…): an honest audio attachment rather
           // than a mis-encoded voice note (iOS fails on those).
@@ -553,7 +576,9 @@ export class BaileysSession implements ChannelSession {
         break;
     }
     const quotedId = request.quotedProviderMessageId;
-    const quoted = quotedId ? (this.recent.get(quotedId) ?? ({ key: { remoteJid: jid, id: quotedId, fromMe: false }, message: { conversation: "" } } as WAMessage)) : undefined;
+    const quoted = quotedId
+      ? (this.recent.get(quotedId) ?? ({ key: { remoteJid: jid, id: quotedId, fromMe: false }, message: { conversation: "" } } as WAMessage))
+      : undefined;
     try {
       const sent = await sock.sendMessage(jid, content as never, quoted ? { quoted } : undefined);
       if (!sent?.key?.id) throw new ChannelError("SEND_FAILED", "no message id");

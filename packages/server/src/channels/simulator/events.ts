@@ -11,6 +11,10 @@ declare module "../../events/bus" {
 export const deliverSimulatorEvents: EventDelivery = (event) => {
   const emits: SocketEmit[] = [];
   if (event.type === "simulator.phone")
-    emits.push({ event: "simulator", rooms: rooms.company(event.companyId), payload: { action: "update", connectionId: event.connectionId, number: event.number } });
+    emits.push({
+      event: "simulator",
+      rooms: rooms.company(event.companyId),
+      payload: { action: "update", connectionId: event.connectionId, number: event.number },
+    });
   return emits;
 };

@@ -246,7 +246,16 @@ export class SimulatorSession implements ChannelSession {
     const phone = this.phoneOf(request.to);
     const c = request.content;
     const id = `SIM-${randomBytes(10).toString("hex").toUpperCase()}`;
-    const message: SimMessage = { id, direction: "in", kind: "chat", body: "", ack: 0, deleted: false, quotedId: request.quotedProviderMessageId, timestamp: new Date() };
+    const message: SimMessage = {
+      id,
+      direction: "in",
+      kind: "chat",
+      body: "",
+      ack: 0,
+      deleted: false,
+      quotedId: request.quotedProviderMessageId,
+      timestamp: new Date(),
+    };
     switch (c.kind) {
       case "text":
         message.body = c.body;
@@ -260,7 +269,9 @@ export class SimulatorSession implements ChannelSession {
         break;
       case "audio":
         message.kind = "audio";
-        message.media = c.voice ? await simulatedVoiceNote(c.data, c.mimeType, c.fileName) : { data: c.data, mimeType: c.mimeType, fileName: c.fileName, voice: false };
+        message.media = c.voice
+          ? await simulatedVoiceNote(c.data, c.mimeType, c.fileName)
+          : { data: c.data, mimeType: c.mimeType, fileName: c.fileName, voice: false };
         break;
       case "location":
         message.kind = "location";
@@ -380,7 +391,12 @@ export class SimulatorSession implements ChannelSession {
       }
       case "location":
         message.kind = "location";
-        message.body = locationBody(input.latitude, input.longitude, input.description ?? "", `data:image/png;base64,${sampleFile("image").data.toString("base64")}`);
+        message.body = locationBody(
+          input.latitude,
+          input.longitude,
+          input.description ?? "",
+          `data:image/png;base64,${sampleFile("image").data.toString("base64")}`,
+        );
         break;
       case "vcard":
         message.kind = "vcard";
@@ -394,7 +410,9 @@ export class SimulatorSession implements ChannelSession {
       fromMe: false,
       kind: message.kind,
       body: message.body,
-      media: message.media ? { data: message.media.data, mimeType: message.media.mimeType, fileName: message.media.fileName, voice: message.media.voice } : undefined,
+      media: message.media
+        ? { data: message.media.data, mimeType: message.media.mimeType, fileName: message.media.fileName, voice: message.media.voice }
+        : undefined,
       quotedProviderMessageId: message.quotedId,
       timestamp: message.timestamp,
     };
@@ -417,7 +435,15 @@ export class SimulatorSession implements ChannelSession {
     this.assertConnected();
     const phone = this.addPhone(number, name);
     const callId = `SIMCALL-${randomBytes(8).toString("hex").toUpperCase()}`;
-    const entry: SimMessage = { id: callId, direction: "out", kind: "call_log", body: isVideo ? "video call" : "voice call", ack: 1, deleted: false, timestamp: new Date() };
+    const entry: SimMessage = {
+      id: callId,
+      direction: "out",
+      kind: "call_log",
+      body: isVideo ? "video call" : "voice call",
+      ack: 1,
+      deleted: false,
+      timestamp: new Date(),
+    };
     this.book.push(phone, entry);
     await this.options.emit({ type: "call", callId, from: { id: phone.number, kind: "phone", pushName: phone.name }, isVideo, status: "offer" });
     return entry;

@@ -37,7 +37,9 @@ import { sniffMimeType } from "../../modules/media/sniff";
 type ConnectionRow = typeof connections.$inferSelect;
 
 export function simulatorKey(jwtSecret: string, connection: Pick<ConnectionRow, "id" | "token">): string {
-  return createHmac("sha256", jwtSecret).update(`simulator:${connection.id}:${connection.token ?? ""}`).digest("base64url");
+  return createHmac("sha256", jwtSecret)
+    .update(`simulator:${connection.id}:${connection.token ?? ""}`)
+    .digest("base64url");
 }
 
 function presentMessage(m: SimMessage): SimulatorMessageDTO {
@@ -109,7 +111,8 @@ export function registerSimulatorRoutes(app: App): void {
       return await work();
     } catch (err) {
       if (err instanceof SimulatorError) throw new AppError(err.code, err.code === "ERR_SIMULATOR_NO_MESSAGE" ? 404 : 400);
-      if (err instanceof ChannelError) throw new AppError(err.code === "INVALID_NUMBER" ? "ERR_WAPP_INVALID_CONTACT" : "ERR_WAPP_NOT_INITIALIZED", 400);
+      if (err instanceof ChannelError)
+        throw new AppError(err.code === "INVALID_NUMBER" ? "ERR_WAPP_INVALID_CONTACT" : "ERR_WAPP_NOT_INITIALIZED", 400);
       throw err;
     }
   };
@@ -127,16 +130,20 @@ export function registerSimulatorRoutes(app: App): void {
     return rows.map((r) => ({ ...r, qrcode: isAdmin(actor) ? r.qrcode : null, status: r.status as ConnectionStatus }));
   });
 
-  app.get("/simulator/:connectionId", { schema: { params: simulatorConnectionParams, querystring: simulatorKeyQuery, tags } }, async (request): Promise<SimulatorStateDTO> => {
-    const row = await access(request, request.params.connectionId);
-    // Attendants and link holders play customers; only an admin sees (and so can scan) the pairing code.
-    const showCode = !!request.actor && isAdmin(request.actor);
-    return {
-      connection: { id: row.id, name: row.name, status: row.status as ConnectionStatus, qrcode: showCode ? row.qrcode : "" },
-      live: ctx.channels.isLocal(row.id),
-      phones: phones(row),
-    };
-  });
+  app.get(
+    "/simulator/:connectionId",
+    { schema: { params: simulatorConnectionParams, querystring: simulatorKeyQuery, tags } },
+    async (request): Promise<SimulatorStateDTO> => {
+      const row = await access(request, request.params.connectionId);
+      // Attendants and link holders play customers; only an admin sees (and so can scan) the pairing code.
+      const showCode = !!request.actor && isAdmin(request.actor);
+      return {
+        connection: { id: row.id, name: row.name, status: row.status as ConnectionStatus, qrcode: showCode ? row.qrcode : "" },
+        live: ctx.channels.isLocal(row.id),
+        phones: phones(row),
+      };
+    },
+  );
 
   app.get("/simulator/:connectionId/link", { schema: { params: simulatorConnectionParams, tags } }, async (request): Promise<SimulatorLinkDTO> => {
     const row = await access(request, request.params.connectionId);
@@ -146,49 +153,63 @@ export function registerSimulatorRoutes(app: App): void {
     return { key, url: `/simulator/${row.id}?key=${encodeURIComponent(key)}` };
   });
 
-  app.post("/simulator/:connectionId/scan", { schema: { params: simulatorConnectionParams, querystring: simulatorKeyQuery, body: simulatorScanBody, tags } }, async (request) => {
-    const row = await access(request, request.params.connectionId);
-    // Pairing a number is an admin's act, never an attendant's or a link holder's (issue 11).
-    if (!request.actor || !isAdmin(request.actor)) throw forbidden();
-    const code = request.body.code;
-    return guard(async () => {
-      let local: SimulatorSession | undefined;
-      try {
-        const s = ctx.channels.session(row.companyId, row.id);
-        if (s instanceof SimulatorSession) local = s;
-      } catch {
-        /* not here */
-      }
-      if (local) await local.pair(code);
-      else {
-        // The session runs in another process (or nowhere): check the code shown, store the pairing, restart it.
-        if (row.status !== "qrcode" || !row.qrcode || row.qrcode !== code) throw new SimulatorError("ERR_SIMULATOR_INVALID_CODE");
-        await db
-          .insert(connectionAuth)
-          .values({ connectionId: row.id, companyId: row.companyId, creds: { paired: true } })
-          .onConflictDoUpdate({ target: connectionAuth.connectionId, set: { creds: { paired: true }, updatedAt: new Date() } });
-        await ctx.channels.command(row.companyId, row.id, "start");
-      }
-      const [fresh] = await db.select({ status: connections.status }).from(connections).where(eq(connections.id, row.id));
-      return { status: (fresh?.status ?? row.status) as ConnectionStatus };
-    });
-  });
-
-  app.get("/simulator/:connectionId/phones", { schema: { params: simulatorConnectionParams, querystring: simulatorKeyQuery, tags } }, async (request) =>
-    phones(await access(request, request.params.connectionId)),
+  app.post(
+    "/simulator/:connectionId/scan",
+    { schema: { params: simulatorConnectionParams, querystring: simulatorKeyQuery, body: simulatorScanBody, tags } },
+    async (request) => {
+      const row = await access(request, request.params.connectionId);
+      // Pairing a number is an admin's act, never an attendant's or a link holder's (issue 11).
+      if (!request.actor || !isAdmin(request.actor)) throw forbidden();
+      const code = request.body.code;
+      return guard(async () => {
+        let local: SimulatorSession | undefined;
+        try {
+          const s = ctx.channels.session(row.companyId, row.id);
+          if (s instanceof SimulatorSession) local = s;
+        } catch {
+          /* not here */
+        }
+        if (local) await local.pair(code);
+        else {
+          // The session runs in another process (or nowhere): check the code shown, store the pairing, restart it.
+          if (row.status !== "qrcode" || !row.qrcode || row.qrcode !== code) throw new SimulatorError("ERR_SIMULATOR_INVALID_CODE");
+          await db
+            .insert(connectionAuth)
+            .values({ connectionId: row.id, companyId: row.companyId, creds: { paired: true } })
+            .onConflictDoUpdate({ target: connectionAuth.connectionId, set: { creds: { paired: true }, updatedAt: new Date() } });
+          await ctx.channels.command(row.companyId, row.id, "start");
+        }
+        const [fresh] = await db.select({ status: connections.status }).from(connections).where(eq(connections.id, row.id));
+        return { status: (fresh?.status ?? row.status) as ConnectionStatus };
+      });
+    },
   );
 
-  app.post("/simulator/:connectionId/phones", { schema: { params: simulatorConnectionParams, querystring: simulatorKeyQuery, body: simulatorPhoneBody, tags } }, async (request, reply) => {
-    const row = await access(request, request.params.connectionId);
-    const phone = await guard(async () => live(row).addPhone(request.body.number, request.body.name));
-    return reply.status(201).send(presentPhone(phone));
-  });
+  app.get(
+    "/simulator/:connectionId/phones",
+    { schema: { params: simulatorConnectionParams, querystring: simulatorKeyQuery, tags } },
+    async (request) => phones(await access(request, request.params.connectionId)),
+  );
 
-  app.get("/simulator/:connectionId/phones/:number/messages", { schema: { params: simulatorPhoneParams, querystring: simulatorKeyQuery, tags } }, async (request) => {
-    const row = await access(request, request.params.connectionId);
-    const phone = provider().phoneBook(row.id).phones.get(request.params.number);
-    return (phone?.messages ?? []).map(presentMessage);
-  });
+  app.post(
+    "/simulator/:connectionId/phones",
+    { schema: { params: simulatorConnectionParams, querystring: simulatorKeyQuery, body: simulatorPhoneBody, tags } },
+    async (request, reply) => {
+      const row = await access(request, request.params.connectionId);
+      const phone = await guard(async () => live(row).addPhone(request.body.number, request.body.name));
+      return reply.status(201).send(presentPhone(phone));
+    },
+  );
+
+  app.get(
+    "/simulator/:connectionId/phones/:number/messages",
+    { schema: { params: simulatorPhoneParams, querystring: simulatorKeyQuery, tags } },
+    async (request) => {
+      const row = await access(request, request.params.connectionId);
+      const phone = provider().phoneBook(row.id).phones.get(request.params.number);
+      return (phone?.messages ?? []).map(presentMessage);
+    },
+  );
 
   app.post(
     "/simulator/:connectionId/phones/:number/messages",
@@ -205,11 +226,15 @@ export function registerSimulatorRoutes(app: App): void {
     },
   );
 
-  app.delete("/simulator/:connectionId/phones/:number/messages/:messageId", { schema: { params: simulatorMessageParams, querystring: simulatorKeyQuery, tags } }, async (request, reply) => {
-    const row = await access(request, request.params.connectionId);
-    await guard(() => live(row).customerDelete(request.params.number, request.params.messageId));
-    return reply.status(204).send();
-  });
+  app.delete(
+    "/simulator/:connectionId/phones/:number/messages/:messageId",
+    { schema: { params: simulatorMessageParams, querystring: simulatorKeyQuery, tags } },
+    async (request, reply) => {
+      const row = await access(request, request.params.connectionId);
+      await guard(() => live(row).customerDelete(request.params.number, request.params.messageId));
+      return reply.status(204).send();
+    },
+  );
 
   app.post(
     "/simulator/:connectionId/phones/:number/messages/:messageId/ack",
@@ -221,26 +246,37 @@ export function registerSimulatorRoutes(app: App): void {
     },
   );
 
-  app.get("/simulator/:connectionId/phones/:number/messages/:messageId/media", { schema: { params: simulatorMessageParams, querystring: simulatorKeyQuery, tags } }, async (request, reply) => {
-    const row = await access(request, request.params.connectionId);
-    const message = provider().phoneBook(row.id).phones.get(request.params.number)?.messages.find((m) => m.id === request.params.messageId);
-    if (!message?.media) throw new AppError("ERR_SIMULATOR_NO_MESSAGE", 404);
-    // The type the bytes are, not the one the customer declared (an "image/png" that is HTML must not render).
-    const sniffed = sniffMimeType(message.media.data);
-    const declared = message.media.mimeType;
-    const type = sniffed !== "application/octet-stream" && declared.split("/")[0] === sniffed.split("/")[0] ? declared : sniffed;
-    return reply
-      .header("Content-Type", type)
-      .header("Content-Security-Policy", "sandbox; default-src 'none'")
-      .header("Content-Disposition", "attachment")
-      .header("X-Content-Type-Options", "nosniff")
-      .header("Cache-Control", "private, no-store")
-      .send(message.media.data);
-  });
+  app.get(
+    "/simulator/:connectionId/phones/:number/messages/:messageId/media",
+    { schema: { params: simulatorMessageParams, querystring: simulatorKeyQuery, tags } },
+    async (request, reply) => {
+      const row = await access(request, request.params.connectionId);
+      const message = provider()
+        .phoneBook(row.id)
+        .phones.get(request.params.number)
+        ?.messages.find((m) => m.id === request.params.messageId);
+      if (!message?.media) throw new AppError("ERR_SIMULATOR_NO_MESSAGE", 404);
+      // The type the bytes are, not the one the customer declared (an "image/png" that is HTML must not render).
+      const sniffed = sniffMimeType(message.media.data);
+      const declared = message.media.mimeType;
+      const type = sniffed !== "application/octet-stream" && declared.split("/")[0] === sniffed.split("/")[0] ? declared : sniffed;
+      return reply
+        .header("Content-Type", type)
+        .header("Content-Security-Policy", "sandbox; default-src 'none'")
+        .header("Content-Disposition", "attachment")
+        .header("X-Content-Type-Options", "nosniff")
+        .header("Cache-Control", "private, no-store")
+        .send(message.media.data);
+    },
+  );
 
-  app.post("/simulator/:connectionId/phones/:number/calls", { schema: { params: simulatorPhoneParams, querystring: simulatorKeyQuery, body: simulatorCallBody, tags } }, async (request, reply) => {
-    const row = await access(request, request.params.connectionId);
-    const call = await guard(() => live(row).customerCall(request.params.number, request.body?.isVideo ?? false));
-    return reply.status(201).send(presentMessage(call));
-  });
+  app.post(
+    "/simulator/:connectionId/phones/:number/calls",
+    { schema: { params: simulatorPhoneParams, querystring: simulatorKeyQuery, body: simulatorCallBody, tags } },
+    async (request, reply) => {
+      const row = await access(request, request.params.connectionId);
+      const call = await guard(() => live(row).customerCall(request.params.number, request.body?.isVideo ?? false));
+      return reply.status(201).send(presentMessage(call));
+    },
+  );
 }

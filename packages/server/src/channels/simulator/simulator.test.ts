@@ -45,7 +45,13 @@ describe("customer traffic reaches the onEvent listeners (the inbound pipeline)"
     expect(event.ctx).toEqual({ companyId: a.company.id, connectionId: conn.id });
     expect(event.event).toMatchObject({
       type: "message",
-      message: { providerMessageId: sent.id, fromMe: false, kind: "chat", body: "Olá, preciso de ajuda", chat: { id: PHONE, kind: "phone", pushName: "Maria" } },
+      message: {
+        providerMessageId: sent.id,
+        fromMe: false,
+        kind: "chat",
+        body: "Olá, preciso de ajuda",
+        chat: { id: PHONE, kind: "phone", pushName: "Maria" },
+      },
     });
     const reply = await inbound({ type: "text", body: "respondendo", quotedId: sent.id });
     expect(reply.event.event).toMatchObject({ type: "message", message: { quotedProviderMessageId: sent.id } });
@@ -80,7 +86,10 @@ describe("customer traffic reaches the onEvent listeners (the inbound pipeline)"
     expect(link).toBe("https://maps.google.com/maps?q=-23.5505%2C-46.6333&z=17&hl=pt-BR");
     expect(description).toBe("Praça da Sé");
     const vcard = await inbound({ type: "vcard", contactName: "João", contactNumber: "5521912345678" });
-    expect(vcard.event.event).toMatchObject({ type: "message", message: { kind: "vcard", body: expect.stringContaining("TEL;type=CELL;waid=5521912345678:+5521912345678") } });
+    expect(vcard.event.event).toMatchObject({
+      type: "message",
+      message: { kind: "vcard", body: expect.stringContaining("TEL;type=CELL;waid=5521912345678:+5521912345678") },
+    });
   });
 
   it("a call offer and a customer's delete-for-everyone", async () => {
@@ -88,7 +97,13 @@ describe("customer traffic reaches the onEvent listeners (the inbound pipeline)"
     const placed = await call(a.userSession, "POST", `/simulator/${conn.id}/phones/${PHONE}/calls`, { isVideo: true });
     expect(placed.statusCode).toBe(201);
     await poll(() => received.length).toBeGreaterThan(before);
-    expect(received.at(-1)!.event).toMatchObject({ type: "call", status: "offer", isVideo: true, callId: placed.json().id, from: { id: PHONE, kind: "phone" } });
+    expect(received.at(-1)!.event).toMatchObject({
+      type: "call",
+      status: "offer",
+      isVideo: true,
+      callId: placed.json().id,
+      from: { id: PHONE, kind: "phone" },
+    });
 
     const { sent } = await inbound({ type: "text", body: "ops, errei" });
     const del = await call(a.userSession, "DELETE", `/simulator/${conn.id}/phones/${PHONE}/messages/${sent.id}`);
@@ -99,7 +114,13 @@ describe("customer traffic reaches the onEvent listeners (the inbound pipeline)"
   });
 
   it("rejects invalid payloads with 400 and never 500", async () => {
-    for (const body of [{ type: "sticker" }, { type: "text" }, { type: "location", latitude: 200, longitude: 0 }, { type: "image", data: "***" }, {}]) {
+    for (const body of [
+      { type: "sticker" },
+      { type: "text" },
+      { type: "location", latitude: 200, longitude: 0 },
+      { type: "image", data: "***" },
+      {},
+    ]) {
       const res = await call(a.userSession, "POST", `/simulator/${conn.id}/phones/${PHONE}/messages`, body);
       expect(res.statusCode).toBe(400);
     }
@@ -114,20 +135,32 @@ describe("the company's side: sends, acks, address book, number check", () => {
     const { providerMessageId } = await session.send({ to: { id: PHONE, kind: "phone" }, content: { kind: "text", body: "Como posso ajudar?" } });
     expect(providerMessageId).toMatch(/^SIM-/);
     await expect
-      .poll(() => received.slice(before).filter((r) => r.event.type === "ack").map((r) => (r.event as { ack: number }).ack), { timeout: 3000 })
+      .poll(
+        () =>
+          received
+            .slice(before)
+            .filter((r) => r.event.type === "ack")
+            .map((r) => (r.event as { ack: number }).ack),
+        { timeout: 3000 },
+      )
       .toEqual([1, 2, 3]);
     const messages = (await call(a.userSession, "GET", `/simulator/${conn.id}/phones/${PHONE}/messages`)).json() as SimulatorMessageDTO[];
     expect(messages.find((m) => m.id === providerMessageId)).toMatchObject({ direction: "in", body: "Como posso ajudar?", ack: 3 });
     // The customer can also report "played" (4); a lower ack afterwards is ignored (monotonic).
     await call(a.userSession, "POST", `/simulator/${conn.id}/phones/${PHONE}/messages/${providerMessageId}/ack`, { ack: 4 });
     await call(a.userSession, "POST", `/simulator/${conn.id}/phones/${PHONE}/messages/${providerMessageId}/ack`, { ack: 2 });
-    await poll(() => received.filter((r) => r.event.type === "ack" && r.event.providerMessageId === providerMessageId).map((r) => (r.event as { ack: number }).ack)).toEqual([1, 2, 3, 4]);
+    await poll(() =>
+      received.filter((r) => r.event.type === "ack" && r.event.providerMessageId === providerMessageId).map((r) => (r.event as { ack: number }).ack),
+    ).toEqual([1, 2, 3, 4]);
   });
 
   it("media sent by the company can be fetched from the phone; deleting marks it deleted", async () => {
     const session = t.ctx.channels.session(a.company.id, conn.id);
     const data = Buffer.from("GIF89a-fake-but-bytes");
-    const { providerMessageId } = await session.send({ to: { id: PHONE, kind: "phone" }, content: { kind: "image", data, mimeType: "image/gif", fileName: "x.gif", caption: "veja" } });
+    const { providerMessageId } = await session.send({
+      to: { id: PHONE, kind: "phone" },
+      content: { kind: "image", data, mimeType: "image/gif", fileName: "x.gif", caption: "veja" },
+    });
     const media = await call(a.userSession, "GET", `/simulator/${conn.id}/phones/${PHONE}/messages/${providerMessageId}/media`);
     expect(media.statusCode).toBe(200);
     expect(media.headers["content-type"]).toBe("image/gif");
@@ -143,10 +176,14 @@ describe("the company's side: sends, acks, address book, number check", () => {
     expect(await session.checkNumber("+55 (11) 98765-4321")).toBe("5511987654321");
     expect(await session.checkNumber("5511912340000")).toBeNull();
     expect(await session.checkNumber("123456789")).toBeNull();
-    await expect(session.send({ to: { id: "5511912340000", kind: "phone" }, content: { kind: "text", body: "x" } })).rejects.toMatchObject({ code: "INVALID_NUMBER" });
+    await expect(session.send({ to: { id: "5511912340000", kind: "phone" }, content: { kind: "text", body: "x" } })).rejects.toMatchObject({
+      code: "INVALID_NUMBER",
+    });
     const added = await call(a.userSession, "POST", `/simulator/${conn.id}/phones`, { number: "5531999990001", name: "Carlos" });
     expect(added.statusCode).toBe(201);
-    expect((await call(a.userSession, "POST", `/simulator/${conn.id}/phones`, { number: "5531999990000" })).json()).toEqual({ error: "ERR_WAPP_INVALID_CONTACT" });
+    expect((await call(a.userSession, "POST", `/simulator/${conn.id}/phones`, { number: "5531999990000" })).json()).toEqual({
+      error: "ERR_WAPP_INVALID_CONTACT",
+    });
     const contacts = await session.listContacts();
     expect(contacts).toEqual(expect.arrayContaining([{ address: { id: "5531999990001", kind: "phone", pushName: "Carlos" }, name: "Carlos" }]));
   });
@@ -180,7 +217,10 @@ describe("access", () => {
     const state = await call(null, "GET", `/simulator/${conn.id}?key=${encodeURIComponent(link.key)}`);
     expect(state.statusCode).toBe(200);
     expect(state.json()).toMatchObject({ connection: { id: conn.id, status: "CONNECTED" }, live: true });
-    const sent = await call(null, "POST", `/simulator/${conn.id}/phones/${PHONE}/messages?key=${encodeURIComponent(link.key)}`, { type: "text", body: "via link" });
+    const sent = await call(null, "POST", `/simulator/${conn.id}/phones/${PHONE}/messages?key=${encodeURIComponent(link.key)}`, {
+      type: "text",
+      body: "via link",
+    });
     expect(sent.statusCode).toBe(201);
     expect((await call(null, "GET", `/simulator/${conn.id}?key=wrong`)).statusCode).toBe(404);
     // A key opens only its own connection.
@@ -200,7 +240,12 @@ describe("access", () => {
       const tenant = await buildTenant(off.app);
       const res = await off.app.inject({ method: "GET", url: "/api/simulator/connections", headers: tenant.adminSession.headers });
       expect(res.statusCode).toBe(404);
-      const create = await off.app.inject({ method: "POST", url: "/api/whatsapp", headers: tenant.adminSession.headers, payload: { name: "Sim", channel: "simulator" } });
+      const create = await off.app.inject({
+        method: "POST",
+        url: "/api/whatsapp",
+        headers: tenant.adminSession.headers,
+        payload: { name: "Sim", channel: "simulator" },
+      });
       expect(create.json()).toEqual({ error: "ERR_CHANNEL_UNAVAILABLE", meta: { channel: "simulator" } });
     } finally {
       await off.close();

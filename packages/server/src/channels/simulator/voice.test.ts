@@ -38,7 +38,9 @@ describe("simulator voice notes", () => {
 
   it("a voice note that is not audio fails the send, like the Baileys provider", async () => {
     const before = session.addPhone(PHONE).messages.length;
-    await expect(session.send({ to, content: { kind: "audio", data: Buffer.from("%PDF-1.4"), mimeType: "audio/mpeg", fileName: "x.mp3", voice: true } })).rejects.toMatchObject({ code: "SEND_FAILED" });
+    await expect(
+      session.send({ to, content: { kind: "audio", data: Buffer.from("%PDF-1.4"), mimeType: "audio/mpeg", fileName: "x.mp3", voice: true } }),
+    ).rejects.toMatchObject({ code: "SEND_FAILED" });
     expect(session.addPhone(PHONE).messages.length).toBe(before);
   });
 });

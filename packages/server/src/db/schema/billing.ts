@@ -56,8 +56,5 @@ export const invoicePayments = pgTable(
     applied: boolean("applied").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    uniqueIndex("invoice_payments_end_to_end_uq").on(t.endToEndId),
-    index("invoice_payments_company_invoice_idx").on(t.companyId, t.invoiceId),
-  ],
+  (t) => [uniqueIndex("invoice_payments_end_to_end_uq").on(t.endToEndId), index("invoice_payments_company_invoice_idx").on(t.companyId, t.invoiceId)],
 );

@@ -1,15 +1,5 @@
 import { sql } from "drizzle-orm";
-import {
-  boolean,
-  index,
-  integer,
-  pgTable,
-  serial,
-  text,
-  timestamp,
-  uniqueIndex,
-  varchar,
-} from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex, varchar } from "drizzle-orm/pg-core";
 import { connections } from "./connections";
 import { contactListItems, contactLists } from "./contactLists";
 import { companies, timestamps } from "./core";
@@ -87,7 +77,9 @@ export const campaignShippings = pgTable(
     // Claim loop (next pending of a campaign) and the campaign report.
     index("campaign_shippings_company_campaign_status_idx").on(t.companyId, t.campaignId, t.status, t.id),
     // Deleting a contact list nulls shippings item by item; this keeps each lookup indexed.
-    index("campaign_shippings_item_idx").on(t.contactListItemId).where(sql`${t.contactListItemId} is not null`),
+    index("campaign_shippings_item_idx")
+      .on(t.contactListItemId)
+      .where(sql`${t.contactListItemId} is not null`),
   ],
 );
 

@@ -1,17 +1,5 @@
 import { sql } from "drizzle-orm";
-import {
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  serial,
-  text,
-  timestamp,
-  uniqueIndex,
-  varchar,
-} from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, varchar } from "drizzle-orm/pg-core";
 import { companies, queues, timestamps } from "./core";
 
 /** A WhatsApp number (the reference's `Whatsapps`). Credentials live in connection_auth, never here. */
@@ -53,7 +41,9 @@ export const connections = pgTable(
     uniqueIndex("connections_company_name_uq").on(t.companyId, t.name),
     uniqueIndex("connections_token_uq").on(t.token),
     // At most one default connection per company.
-    uniqueIndex("connections_company_default_uq").on(t.companyId).where(sql`${t.isDefault}`),
+    uniqueIndex("connections_company_default_uq")
+      .on(t.companyId)
+      .where(sql`${t.isDefault}`),
     // One webhook target per provider account, whatever the tenant.
     uniqueIndex("connections_channel_account_uq").on(t.channel, t.providerAccountId),
   ],
@@ -72,10 +62,7 @@ export const connectionQueues = pgTable(
       .notNull()
       .references(() => queues.id, { onDelete: "cascade" }),
   },
-  (t) => [
-    primaryKey({ columns: [t.connectionId, t.queueId] }),
-    index("connection_queues_company_queue_idx").on(t.companyId, t.queueId),
-  ],
+  (t) => [primaryKey({ columns: [t.connectionId, t.queueId] }), index("connection_queues_company_queue_idx").on(t.companyId, t.queueId)],
 );
 
 /** Baileys auth state. Secret: never serialised to any client (reference defect 10). */

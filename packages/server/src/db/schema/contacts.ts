@@ -20,7 +20,9 @@ export const contacts = pgTable(
     ...timestamps,
   },
   (t) => [
-    uniqueIndex("contacts_company_number_uq").on(t.companyId, t.number).where(sql`${t.number} is not null`),
+    uniqueIndex("contacts_company_number_uq")
+      .on(t.companyId, t.number)
+      .where(sql`${t.number} is not null`),
     // Ordered list and prefix search; accent-insensitive search can add an unaccent/trigram index later.
     index("contacts_company_name_idx").on(t.companyId, t.name, t.id),
     // Substring search on names ignoring case and accents (db/search.ts).

@@ -89,7 +89,9 @@ export const users = pgTable(
     uniqueIndex("users_email_uq").on(t.email),
     index("users_company_name_idx").on(t.companyId, t.name, t.id),
     // Finds the platform (super users') company, whose userCreation setting opens or closes sign-up.
-    index("users_super_idx").on(t.id).where(sql`${t.super}`),
+    index("users_super_idx")
+      .on(t.id)
+      .where(sql`${t.super}`),
   ],
 );
 
@@ -165,10 +167,7 @@ export const queues = pgTable(
     orderQueue: integer("order_queue"),
     ...timestamps,
   },
-  (t) => [
-    uniqueIndex("queues_company_name_uq").on(t.companyId, t.name),
-    uniqueIndex("queues_company_color_uq").on(t.companyId, t.color),
-  ],
+  (t) => [uniqueIndex("queues_company_name_uq").on(t.companyId, t.name), uniqueIndex("queues_company_color_uq").on(t.companyId, t.color)],
 );
 
 export const userQueues = pgTable(

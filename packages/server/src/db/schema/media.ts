@@ -17,8 +17,5 @@ export const mediaFiles = pgTable(
     size: integer("size").notNull(),
     ...timestamps,
   },
-  (t) => [
-    uniqueIndex("media_files_storage_key_uq").on(t.storageKey),
-    index("media_files_company_created_idx").on(t.companyId, t.createdAt),
-  ],
+  (t) => [uniqueIndex("media_files_storage_key_uq").on(t.storageKey), index("media_files_company_created_idx").on(t.companyId, t.createdAt)],
 );

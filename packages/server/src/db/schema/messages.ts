@@ -1,16 +1,5 @@
 import { sql } from "drizzle-orm";
-import {
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  serial,
-  text,
-  uniqueIndex,
-  varchar,
-  type AnyPgColumn,
-} from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex, varchar, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { connections } from "./connections";
 import { contacts } from "./contacts";
 import { companies, timestamps } from "./core";
@@ -62,7 +51,9 @@ export const messages = pgTable(
     index("messages_company_ticket_created_idx").on(t.companyId, t.ticketId, t.createdAt, t.id),
     index("messages_company_contact_created_idx").on(t.companyId, t.contactId, t.createdAt, t.id),
     // Without it every deleted message would scan the table to null its quotes.
-    index("messages_quoted_msg_idx").on(t.quotedMsgId).where(sql`${t.quotedMsgId} is not null`),
+    index("messages_quoted_msg_idx")
+      .on(t.quotedMsgId)
+      .where(sql`${t.quotedMsgId} is not null`),
     // Ticket search by message text (db/search.ts).
     index("messages_body_trgm_idx").using("gin", foldIndexExpression(t.body)),
   ],

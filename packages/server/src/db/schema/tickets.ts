@@ -98,8 +98,12 @@ export const attendanceCycles = pgTable(
     check("attendance_cycles_rating_ck", sql`${t.rating} between 1 and 3`),
     // The dashboard's ranges (modules/dashboard/service.ts) read these indexes alone (index-only scans).
     index("attendance_cycles_company_finished_idx").on(t.companyId, t.finishedAt, t.startedAt, t.userId, t.queueId, t.rating),
-    index("attendance_cycles_company_waiting_idx").on(t.companyId, t.queuedAt).where(sql`${t.startedAt} is null and ${t.finishedAt} is null`),
-    index("attendance_cycles_company_in_progress_idx").on(t.companyId, t.startedAt).where(sql`${t.finishedAt} is null and ${t.startedAt} is not null`),
+    index("attendance_cycles_company_waiting_idx")
+      .on(t.companyId, t.queuedAt)
+      .where(sql`${t.startedAt} is null and ${t.finishedAt} is null`),
+    index("attendance_cycles_company_in_progress_idx")
+      .on(t.companyId, t.startedAt)
+      .where(sql`${t.finishedAt} is null and ${t.startedAt} is not null`),
     index("attendance_cycles_company_created_idx").on(t.companyId, t.createdAt),
     index("attendance_cycles_company_ticket_idx").on(t.companyId, t.ticketId),
     // The cycle in progress is found-or-created; at most one per ticket.

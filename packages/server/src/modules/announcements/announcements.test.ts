@@ -4,7 +4,16 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ANNOUNCEMENT_MEDIA_MAX_BYTES, type AnnouncementDTO, type AnnouncementEvent, type AnnouncementListResponse } from "@balcao/shared";
 import { announcements, mediaFiles } from "../../db/schema";
-import { buildCompany, buildTenant, buildUser, collectEvents, connectSocket as openSocket, login, nextEventWhere, type Session } from "../../test/factories";
+import {
+  buildCompany,
+  buildTenant,
+  buildUser,
+  collectEvents,
+  connectSocket as openSocket,
+  login,
+  nextEventWhere,
+  type Session,
+} from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/testApp";
 
 let t: TestApp;
@@ -83,9 +92,15 @@ describe("announcements permission matrix", () => {
     ] as const) {
       const row = await buildAnnouncement();
       const url = path.replace(":id", String(row.id));
-      const res = path.endsWith("media-upload") && method === "POST"
-        ? await upload(session, row.id, "aviso.png", PNG)
-        : await call(session, method, url, method === "POST" && path === "/announcements" ? { title: "Novo", text: "Texto" } : method === "PUT" ? { title: "Editado" } : undefined);
+      const res =
+        path.endsWith("media-upload") && method === "POST"
+          ? await upload(session, row.id, "aviso.png", PNG)
+          : await call(
+              session,
+              method,
+              url,
+              method === "POST" && path === "/announcements" ? { title: "Novo", text: "Texto" } : method === "PUT" ? { title: "Editado" } : undefined,
+            );
       expect({ role, status: res.statusCode }).toEqual({ role, status: expected });
       if (expected === 403) expect(res.json()).toEqual({ error: "ERR_NO_PERMISSION" });
     }
@@ -96,8 +111,17 @@ describe("writing", () => {
   it("new announcements are low priority (3) and active by default; priority and status can be set", async () => {
     const created = await call(superSession, "POST", "/announcements", { title: "  Bem-vindos  ", text: "Novidades da plataforma" });
     expect(created.statusCode).toBe(201);
-    expect(created.json()).toMatchObject({ title: "Bem-vindos", text: "Novidades da plataforma", priority: 3, status: true, mediaPath: null, mediaName: null });
-    const high = (await call(superSession, "POST", "/announcements", { title: "Urgente", text: "Instabilidade", priority: "1", status: false })).json() as AnnouncementDTO;
+    expect(created.json()).toMatchObject({
+      title: "Bem-vindos",
+      text: "Novidades da plataforma",
+      priority: 3,
+      status: true,
+      mediaPath: null,
+      mediaName: null,
+    });
+    const high = (
+      await call(superSession, "POST", "/announcements", { title: "Urgente", text: "Instabilidade", priority: "1", status: false })
+    ).json() as AnnouncementDTO;
     expect(high).toMatchObject({ priority: 1, status: false });
     const edited = await call(superSession, "PUT", `/announcements/${high.id}`, { priority: 2, status: true });
     expect(edited.json()).toMatchObject({ id: high.id, title: "Urgente", priority: 2, status: true });
@@ -110,7 +134,8 @@ describe("writing", () => {
       { path: "title", message: "Obrigatório" },
       { path: "text", message: "Obrigatório" },
     ]);
-    for (const priority of [0, 4, "alta", 1.5]) expect((await call(superSession, "POST", "/announcements", { title: "T", text: "X", priority })).statusCode).toBe(400);
+    for (const priority of [0, 4, "alta", 1.5])
+      expect((await call(superSession, "POST", "/announcements", { title: "T", text: "X", priority })).statusCode).toBe(400);
     expect((await call(superSession, "PUT", "/announcements/999999", { title: "T" })).json()).toEqual({ error: "ERR_NO_ANNOUNCEMENT_FOUND" });
   });
 });
@@ -165,15 +190,23 @@ describe("live `announcement` events reach every company", () => {
 
     const createdA = nextEventWhere<AnnouncementEvent>(socketA, "announcement", (e) => e.action === "create" && e.record.title === "Ao vivo");
     const createdB = nextEventWhere<AnnouncementEvent>(socketB, "announcement", (e) => e.action === "create" && e.record.title === "Ao vivo");
-    const created = (await call(superSession, "POST", "/announcements", { title: "Ao vivo", text: "Chegou agora", priority: 1 })).json() as AnnouncementDTO;
+    const created = (
+      await call(superSession, "POST", "/announcements", { title: "Ao vivo", text: "Chegou agora", priority: 1 })
+    ).json() as AnnouncementDTO;
     expect(await createdA).toEqual({ action: "create", record: { ...created, read: undefined } });
     await createdB;
 
-    const draft = (await call(superSession, "POST", "/announcements", { title: "Rascunho ao vivo", text: "Ainda não", status: false })).json() as AnnouncementDTO;
+    const draft = (
+      await call(superSession, "POST", "/announcements", { title: "Rascunho ao vivo", text: "Ainda não", status: false })
+    ).json() as AnnouncementDTO;
     const published = nextEventWhere<AnnouncementEvent>(socketB, "announcement", (e) => e.action === "update" && e.record.id === draft.id);
     await call(superSession, "PUT", `/announcements/${draft.id}`, { status: true });
     expect(await published).toMatchObject({ action: "update", record: { id: draft.id, status: true } });
-    const hidden = nextEventWhere<AnnouncementEvent>(socketB, "announcement", (e) => e.action === "update" && e.record.id === draft.id && !e.record.status);
+    const hidden = nextEventWhere<AnnouncementEvent>(
+      socketB,
+      "announcement",
+      (e) => e.action === "update" && e.record.id === draft.id && !e.record.status,
+    );
     await call(superSession, "PUT", `/announcements/${draft.id}`, { status: false });
     await hidden;
 

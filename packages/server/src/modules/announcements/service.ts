@@ -164,7 +164,10 @@ export class AnnouncementsService {
     const current = await this.findForWrite(actor, id);
     const extension = path.extname(file.fileName).toLowerCase();
     const sniffed = sniffMimeType(file.data);
-    if (!(ANNOUNCEMENT_MEDIA_EXTENSIONS as readonly string[]).includes(extension) || !(ANNOUNCEMENT_MEDIA_TYPES as readonly string[]).includes(sniffed))
+    if (
+      !(ANNOUNCEMENT_MEDIA_EXTENSIONS as readonly string[]).includes(extension) ||
+      !(ANNOUNCEMENT_MEDIA_TYPES as readonly string[]).includes(sniffed)
+    )
       throw new AppError("ERR_UNSUPPORTED_MEDIA_TYPE", undefined, { allowed: ANNOUNCEMENT_MEDIA_EXTENSIONS.join(", ") });
     const stored: MediaRecord = await this.media.save(this.db, current.companyId, file.data, file.fileName, sniffed);
     try {
@@ -194,10 +197,7 @@ export class AnnouncementsService {
   /** POST /announcements/:id/read: the caller has opened it (idempotent). */
   async markRead(actor: Actor, id: number): Promise<AnnouncementDTO> {
     const { announcement } = await this.findVisible(actor, id);
-    await this.db
-      .insert(announcementReads)
-      .values({ companyId: actor.companyId, userId: actor.id, announcementId: id })
-      .onConflictDoNothing();
+    await this.db.insert(announcementReads).values({ companyId: actor.companyId, userId: actor.id, announcementId: id }).onConflictDoNothing();
     return presentAnnouncement(announcement, true);
   }
 }

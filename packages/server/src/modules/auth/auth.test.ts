@@ -22,7 +22,13 @@ describe("POST /auth/login", () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.token).toMatch(/^ey/);
-    expect(body.user).toMatchObject({ id: user.id, email: user.email, profile: "admin", companyId: company.id, company: { id: company.id, name: company.name } });
+    expect(body.user).toMatchObject({
+      id: user.id,
+      email: user.email,
+      profile: "admin",
+      companyId: company.id,
+      company: { id: company.id, name: company.name },
+    });
     expect(JSON.stringify(body)).not.toMatch(/password|argon/i);
     const cookie = res.cookies.find((c) => c.name === "jrt")!;
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/api/auth" });
@@ -33,8 +39,18 @@ describe("POST /auth/login", () => {
   it("answers 401 ERR_INVALID_CREDENTIALS for a wrong password or unknown email, alike", async () => {
     const company = await buildCompany(t.ctx);
     const user = await buildUser(t.ctx, company.id);
-    const wrong = await t.app.inject({ method: "POST", url: "/api/auth/login", payload: { email: user.email, password: "nope-nope" }, remoteAddress: "10.9.0.1" });
-    const unknown = await t.app.inject({ method: "POST", url: "/api/auth/login", payload: { email: "ghost@test.dev", password: "nope-nope" }, remoteAddress: "10.9.0.1" });
+    const wrong = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/login",
+      payload: { email: user.email, password: "nope-nope" },
+      remoteAddress: "10.9.0.1",
+    });
+    const unknown = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/login",
+      payload: { email: "ghost@test.dev", password: "nope-nope" },
+      remoteAddress: "10.9.0.1",
+    });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json()).toEqual({ error: "ERR_INVALID_CREDENTIALS" });
     expect(unknown.statusCode).toBe(401);
@@ -43,7 +59,12 @@ describe("POST /auth/login", () => {
 
   it("validates the body with a 400, never a 500", async () => {
     for (const payload of [{}, { email: 1, password: [] }, "not json", { email: "a@b.co", password: "x".repeat(500) }]) {
-      const res = await t.app.inject({ method: "POST", url: "/api/auth/login", payload: payload as object, headers: { "content-type": "application/json" } });
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/api/auth/login",
+        payload: payload as object,
+        headers: { "content-type": "application/json" },
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json().error).toBeTruthy();
     }
@@ -60,7 +81,12 @@ describe("POST /auth/login", () => {
     expect(blocked.json()).toMatchObject({ error: "ERR_TOO_MANY_ATTEMPTS" });
     expect(Number(blocked.headers["retry-after"])).toBeGreaterThan(0);
     // Another IP is not blocked by this one's failures.
-    const other = await t.app.inject({ method: "POST", url: "/api/auth/login", payload: { email: user.email, password: TEST_PASSWORD }, remoteAddress: "10.7.7.8" });
+    const other = await t.app.inject({
+      method: "POST",
+      url: "/api/auth/login",
+      payload: { email: user.email, password: TEST_PASSWORD },
+      remoteAddress: "10.7.7.8",
+    });
     expect(other.statusCode).toBe(200);
   });
 
@@ -73,7 +99,9 @@ describe("POST /auth/login", () => {
     expect(res.statusCode).toBe(402);
     expect(res.json()).toEqual({ error: "ERR_SUBSCRIPTION_EXPIRED", meta: { dueDate: yesterday } });
     const superUser = await buildUser(t.ctx, company.id, { profile: "admin", super: true });
-    expect((await t.app.inject({ method: "POST", url: "/api/auth/login", payload: { email: superUser.email, password: TEST_PASSWORD } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: "POST", url: "/api/auth/login", payload: { email: superUser.email, password: TEST_PASSWORD } })).statusCode,
+    ).toBe(200);
   });
 
   it("accepts a company due today", async () => {
@@ -119,7 +147,10 @@ describe("refresh and logout", () => {
     const rotated = `jrt=${first.cookies.find((c) => c.name === "jrt")!.value}`;
     expect(rotated).not.toBe(session.cookie);
     // Pretend the rotation happened long ago, so the old token is outside the two-tab grace window.
-    await t.ctx.database.db.update(refreshSessions).set({ updatedAt: new Date(Date.now() - 60_000) }).where(eq(refreshSessions.userId, user.id));
+    await t.ctx.database.db
+      .update(refreshSessions)
+      .set({ updatedAt: new Date(Date.now() - 60_000) })
+      .where(eq(refreshSessions.userId, user.id));
     const replay = await refresh(session.cookie);
     expect(replay.statusCode).toBe(401);
     expect(replay.json()).toEqual({ error: "ERR_SESSION_EXPIRED" });

@@ -45,7 +45,11 @@ export function registerAuthRoutes(app: App): void {
     let sid = cookie ? TokenService.sessionIdOf(cookie) : null;
     if (!sid) {
       const token = bearerToken(request);
-      if (token) sid = await ctx.tokens.verifyAccess(token).then((c) => c.sid, () => null);
+      if (token)
+        sid = await ctx.tokens.verifyAccess(token).then(
+          (c) => c.sid,
+          () => null,
+        );
     }
     if (sid) await auth.logout(sid);
     reply.clearCookie(REFRESH_COOKIE, { path: cookiePath(request) });

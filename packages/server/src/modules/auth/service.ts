@@ -84,7 +84,9 @@ export class AuthService {
       .innerJoin(companies, eq(companies.id, users.companyId))
       .where(eq(users.email, email))
       .limit(1);
-    const valid = found ? await this.ctx.passwords.verify(found.user.passwordHash, password) : (await this.ctx.passwords.verifyDummy(password), false);
+    const valid = found
+      ? await this.ctx.passwords.verify(found.user.passwordHash, password)
+      : (await this.ctx.passwords.verifyDummy(password), false);
     if (!found || !valid) {
       this.perAccount.hit(accountKey);
       this.perIp.hit(client.ip);
@@ -123,7 +125,13 @@ export class AuthService {
         revokedSessionIds: revoked,
       });
     }
-    const token = await this.ctx.tokens.signAccess({ id: user.id, companyId: user.companyId, profile: user.profile, super: user.super, sid: refresh.sid });
+    const token = await this.ctx.tokens.signAccess({
+      id: user.id,
+      companyId: user.companyId,
+      profile: user.profile,
+      super: user.super,
+      sid: refresh.sid,
+    });
     return { token, refreshToken: refresh.token, user: await presentUser(db, user) };
   }
 
@@ -181,7 +189,9 @@ export class AuthService {
       .select({
         user: users,
         company: companies,
-        queueIds: sql<number[]>`coalesce((select array_agg(uq.queue_id order by uq.queue_id) from user_queues uq where uq.user_id = ${users.id}), '{}')`,
+        queueIds: sql<
+          number[]
+        >`coalesce((select array_agg(uq.queue_id order by uq.queue_id) from user_queues uq where uq.user_id = ${users.id}), '{}')`,
         sessionExpiresAt: refreshSessions.expiresAt,
       })
       .from(refreshSessions)

@@ -52,7 +52,14 @@ describe("invoices", () => {
     const yearly = await tenant({ value: 50, recurrence: "ANUAL", dueInDays: 3 });
     const far = await tenant({ dueInDays: 40 });
     const [m] = await invoicesOf(await login(t.app, monthly.admin.email));
-    expect(m).toMatchObject({ detail: monthly.plan.name, value: 99.9, dueDate: addDays(today, 10), status: "open", paidAt: null, recurrence: "MENSAL" });
+    expect(m).toMatchObject({
+      detail: monthly.plan.name,
+      value: 99.9,
+      dueDate: addDays(today, 10),
+      status: "open",
+      paidAt: null,
+      recurrence: "MENSAL",
+    });
     const [y] = await invoicesOf(await login(t.app, yearly.admin.email));
     expect(y).toMatchObject({ value: 600, recurrence: "ANUAL", dueDate: addDays(today, 3) });
     expect(await invoicesOf(await login(t.app, far.admin.email))).toEqual([]);
@@ -102,7 +109,12 @@ describe("invoices", () => {
       const counts = await t.ctx.database.db
         .select({ companyId: invoices.companyId, n: sql<number>`count(*)`.mapWith(Number) })
         .from(invoices)
-        .where(sql`${invoices.companyId} in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`)
+        .where(
+          sql`${invoices.companyId} in (${sql.join(
+            ids.map((id) => sql`${id}`),
+            sql`, `,
+          )})`,
+        )
         .groupBy(invoices.companyId);
       expect(counts.map((c) => c.n)).toEqual(ids.map(() => 1));
     } finally {
@@ -130,13 +142,34 @@ describe("checkout (POST /subscription)", () => {
     const a = await tenant();
     const session = await login(t.app, a.admin.email);
     const [invoice] = await invoicesOf(session);
-    const res = await call(session, "POST", "/subscription", { invoiceId: invoice!.id, firstName: "", address2: "", city: "", zipcode: "", country: "", state: "SP" });
+    const res = await call(session, "POST", "/subscription", {
+      invoiceId: invoice!.id,
+      firstName: "",
+      address2: "",
+      city: "",
+      zipcode: "",
+      country: "",
+      state: "SP",
+    });
     expect(res.statusCode).toBe(400);
     const messages = (res.json() as { issues: { message: string }[] }).issues.map((i) => i.message);
     expect(messages).toEqual(
-      expect.arrayContaining(["O nome completo é obrigatório", "O Endereço é obrigatório", "Cidade é obrigatória", "CEP é obrigatório", "País é obrigatório"]),
+      expect.arrayContaining([
+        "O nome completo é obrigatório",
+        "O Endereço é obrigatório",
+        "Cidade é obrigatória",
+        "CEP é obrigatório",
+        "País é obrigatório",
+      ]),
     );
-    const badCep = await call(session, "POST", "/subscription", { invoiceId: invoice!.id, firstName: "Ana", address2: "Rua A, 1", city: "Recife", zipcode: "123", country: "Brasil" });
+    const badCep = await call(session, "POST", "/subscription", {
+      invoiceId: invoice!.id,
+      firstName: "Ana",
+      address2: "Rua A, 1",
+      city: "Recife",
+      zipcode: "123",
+      country: "Brasil",
+    });
     expect(badCep.json()).toMatchObject({ error: "CEP inválido" });
     expect((await call(session, "POST", "/subscription", {})).statusCode).toBe(400);
   });
@@ -146,7 +179,11 @@ describe("checkout (POST /subscription)", () => {
     const session = await login(t.app, a.admin.email);
     const [invoice] = await invoicesOf(session);
     expect(invoice!.value).toBeCloseTo(299.7);
-    const tampered = await call(session, "POST", "/subscription", { invoiceId: invoice!.id, price: 0.01, plan: JSON.stringify({ price: 0.01, users: 999 }) });
+    const tampered = await call(session, "POST", "/subscription", {
+      invoiceId: invoice!.id,
+      price: 0.01,
+      plan: JSON.stringify({ price: 0.01, users: 999 }),
+    });
     expect(tampered.statusCode).toBe(400);
     expect(tampered.json()).toMatchObject({ error: "ERR_CHECKOUT_AMOUNT_MISMATCH" });
     expect(await t.ctx.database.db.select().from(pixCharges).where(eq(pixCharges.invoiceId, invoice!.id))).toEqual([]);
@@ -203,10 +240,19 @@ describe("payment confirmation", () => {
     expect(webhookUrl).toMatch(/\/api\/billing\/pix\/webhook\/[A-Za-z0-9_-]{20,}$/);
 
     // A callback for a charge the PSP has not seen paid (forged, or early) settles nothing.
-    expect(await psp.notify({ pix: [{ endToEndId: "E00000000202601010000abcdefghijk", txid: charge.txid, valor: "299.70", horario: new Date().toISOString() }] }, "pix@balcao.test")).toBe(200);
+    expect(
+      await psp.notify(
+        { pix: [{ endToEndId: "E00000000202601010000abcdefghijk", txid: charge.txid, valor: "299.70", horario: new Date().toISOString() }] },
+        "pix@balcao.test",
+      ),
+    ).toBe(200);
     expect((await invoiceRow(invoice.id)).status).toBe("open");
     // A wrong secret is a 404, whatever the body says.
-    const wrong = await t.app.inject({ method: "POST", url: "/api/billing/pix/webhook/not-the-secret/pix", payload: { pix: [{ txid: charge.txid }] } });
+    const wrong = await t.app.inject({
+      method: "POST",
+      url: "/api/billing/pix/webhook/not-the-secret/pix",
+      payload: { pix: [{ txid: charge.txid }] },
+    });
     expect(wrong.statusCode).toBe(404);
 
     const paid = nextEvent<PaymentEventPayload>(socket, "payment", 10_000);
@@ -256,9 +302,30 @@ describe("payment confirmation", () => {
     const session = await login(t.app, a.admin.email);
     const [invoice] = await invoicesOf(session);
     const billing = billingOf();
-    const first = await billing.settle({ invoiceId: invoice!.id, companyId: a.company.id, method: "pix", amountCents: 9990, paidAt: new Date(), endToEndId: "E1".padEnd(32, "1") });
-    const second = await billing.settle({ invoiceId: invoice!.id, companyId: a.company.id, method: "pix", amountCents: 9990, paidAt: new Date(), endToEndId: "E2".padEnd(32, "2") });
-    const replay = await billing.settle({ invoiceId: invoice!.id, companyId: a.company.id, method: "pix", amountCents: 9990, paidAt: new Date(), endToEndId: "E1".padEnd(32, "1") });
+    const first = await billing.settle({
+      invoiceId: invoice!.id,
+      companyId: a.company.id,
+      method: "pix",
+      amountCents: 9990,
+      paidAt: new Date(),
+      endToEndId: "E1".padEnd(32, "1"),
+    });
+    const second = await billing.settle({
+      invoiceId: invoice!.id,
+      companyId: a.company.id,
+      method: "pix",
+      amountCents: 9990,
+      paidAt: new Date(),
+      endToEndId: "E2".padEnd(32, "2"),
+    });
+    const replay = await billing.settle({
+      invoiceId: invoice!.id,
+      companyId: a.company.id,
+      method: "pix",
+      amountCents: 9990,
+      paidAt: new Date(),
+      endToEndId: "E1".padEnd(32, "1"),
+    });
     expect(first).toMatchObject({ applied: true, dueDate: addRecurrence(invoice!.dueDate, "BIMESTRAL") });
     expect(second).toMatchObject({ applied: false, duplicate: false });
     expect(replay).toMatchObject({ applied: false, duplicate: true });
@@ -276,7 +343,13 @@ describe("payment confirmation", () => {
   ])("extends a %s company's due date by %i month(s) from the invoice's due date", async (recurrence) => {
     const a = await tenant({ recurrence, dueInDays: 7 });
     const [invoice] = await invoicesOf(await login(t.app, a.admin.email));
-    const result = await billingOf().settle({ invoiceId: invoice!.id, companyId: a.company.id, method: "manual", amountCents: 100, paidAt: new Date() });
+    const result = await billingOf().settle({
+      invoiceId: invoice!.id,
+      companyId: a.company.id,
+      method: "manual",
+      amountCents: 100,
+      paidAt: new Date(),
+    });
     expect(result.dueDate).toBe(addRecurrence(addDays(today, 7), recurrence));
   });
 });
@@ -340,16 +413,22 @@ describe("static Pix and the super user's confirmation", () => {
     const rootSession = await login(s.app, root.email);
     const list = (await s.app.inject({ method: "GET", url: "/api/invoices/all", headers: adminSession.headers })).json() as { list: InvoiceDTO[] };
     const invoice = list.list[0]!;
-    const charge = (await s.app.inject({ method: "POST", url: "/api/subscription", headers: adminSession.headers, payload: { invoiceId: invoice.id } })).json() as PixChargeDTO;
+    const charge = (
+      await s.app.inject({ method: "POST", url: "/api/subscription", headers: adminSession.headers, payload: { invoiceId: invoice.id } })
+    ).json() as PixChargeDTO;
     expect(charge).toMatchObject({ provider: "static", valor: { original: "45.50" }, calendario: { expiracao: null } });
     expect(charge.qrcode.qrcode).toContain("financeiro@balcao.test");
     expect(charge.qrcode.qrcode).toContain("540545.50");
     expect((await s.app.inject({ method: "POST", url: "/api/pix-sandbox/pay", payload: { txid: charge.txid } })).statusCode).toBe(404);
 
-    const pending = (await s.app.inject({ method: "GET", url: "/api/invoices/platform", headers: rootSession.headers })).json() as { list: { id: number; companyName: string }[] };
+    const pending = (await s.app.inject({ method: "GET", url: "/api/invoices/platform", headers: rootSession.headers })).json() as {
+      list: { id: number; companyName: string }[];
+    };
     expect(pending.list).toContainEqual(expect.objectContaining({ id: invoice.id, companyName: company.name }));
     expect((await s.app.inject({ method: "GET", url: "/api/invoices/platform", headers: adminSession.headers })).statusCode).toBe(403);
-    expect((await s.app.inject({ method: "POST", url: `/api/invoices/${invoice.id}/confirm-payment`, headers: adminSession.headers })).statusCode).toBe(403);
+    expect(
+      (await s.app.inject({ method: "POST", url: `/api/invoices/${invoice.id}/confirm-payment`, headers: adminSession.headers })).statusCode,
+    ).toBe(403);
 
     const first = await s.app.inject({ method: "POST", url: `/api/invoices/${invoice.id}/confirm-payment`, headers: rootSession.headers });
     expect(first.json()).toMatchObject({ applied: true, invoice: { status: "paid" } });
@@ -357,7 +436,10 @@ describe("static Pix and the super user's confirmation", () => {
     expect(second.json()).toMatchObject({ applied: false, invoice: { status: "paid" } });
     const [after] = await s.ctx.database.db.select().from(companies).where(eq(companies.id, company.id));
     expect(after!.dueDate).toBe(addRecurrence(invoice.dueDate, "MENSAL"));
-    const payments = await s.ctx.database.db.select().from(invoicePayments).where(and(eq(invoicePayments.invoiceId, invoice.id)));
+    const payments = await s.ctx.database.db
+      .select()
+      .from(invoicePayments)
+      .where(and(eq(invoicePayments.invoiceId, invoice.id)));
     expect(payments).toMatchObject([{ method: "manual", applied: true, confirmedByUserId: root.id }]);
   });
 });

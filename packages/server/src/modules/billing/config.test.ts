@@ -14,7 +14,11 @@ describe("billing settings", () => {
     expect(() => loadBillingConfig({ ...efi, PIX_WEBHOOK_SECRET: "short" }, "production", "https://app.example.com")).toThrow(/PIX_WEBHOOK_SECRET/);
     expect(() => loadBillingConfig({ ...efi, PIX_WEBHOOK_SECRET: "x".repeat(40) }, "production")).toThrow(/PUBLIC_URL/);
     const ok = loadBillingConfig({ ...efi, PIX_WEBHOOK_SECRET: "x".repeat(40) }, "production", "https://app.example.com");
-    expect(ok).toMatchObject({ provider: "efi", webhookBaseUrl: "https://app.example.com", psp: { baseUrl: EFI_PIX_URL, tokenPath: "/oauth/token", certPath: "/etc/efi.p12" } });
+    expect(ok).toMatchObject({
+      provider: "efi",
+      webhookBaseUrl: "https://app.example.com",
+      psp: { baseUrl: EFI_PIX_URL, tokenPath: "/oauth/token", certPath: "/etc/efi.p12" },
+    });
   });
 
   it("refuses a merchant name a BR Code cannot carry", () => {

@@ -12,7 +12,12 @@ const schema = z.object({
   PIX_KEY: z.string().trim().min(1).max(77).optional(),
   PIX_MERCHANT_NAME: z.string().trim().min(1).max(25).default("Balcao"),
   PIX_MERCHANT_CITY: z.string().trim().min(1).max(15).default("Sao Paulo"),
-  PIX_CHARGE_EXPIRATION_S: z.coerce.number().int().min(60).max(86_400 * 30).default(3600),
+  PIX_CHARGE_EXPIRATION_S: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(86_400 * 30)
+    .default(3600),
   PIX_WEBHOOK_SECRET: z.string().optional(),
   PIX_WEBHOOK_BASE_URL: z.string().url().optional(),
   PIX_PSP_URL: z.string().url().optional(),
@@ -87,8 +92,11 @@ export function loadBillingConfig(source: NodeJS.ProcessEnv, env: "development" 
   let webhookSecret = e.PIX_WEBHOOK_SECRET;
   if (provider === "efi" && production) {
     if (!webhookSecret || webhookSecret.length < MIN_WEBHOOK_SECRET)
-      throw new BillingConfigError(`PIX_WEBHOOK_SECRET is required with PIX_PROVIDER=efi in production (at least ${MIN_WEBHOOK_SECRET} random characters).`);
-    if (!e.PIX_WEBHOOK_BASE_URL && !publicUrl) throw new BillingConfigError("PIX_PROVIDER=efi needs PUBLIC_URL or PIX_WEBHOOK_BASE_URL for the payment webhook.");
+      throw new BillingConfigError(
+        `PIX_WEBHOOK_SECRET is required with PIX_PROVIDER=efi in production (at least ${MIN_WEBHOOK_SECRET} random characters).`,
+      );
+    if (!e.PIX_WEBHOOK_BASE_URL && !publicUrl)
+      throw new BillingConfigError("PIX_PROVIDER=efi needs PUBLIC_URL or PIX_WEBHOOK_BASE_URL for the payment webhook.");
   }
   // Outside production a per-process secret is enough: the webhook is registered again by each process.
   webhookSecret ??= randomBytes(24).toString("base64url");

@@ -52,7 +52,10 @@ export class AutomaticMessages {
         if (s.sendMsgTransfTicket !== "enabled") return;
         const queueChanged = event.before.queueId !== c.ticket.queueId && c.queue !== null;
         const userChanged = c.ticket.userId !== null && event.before.userId !== c.ticket.userId;
-        const text = transferNotice({ queueName: queueChanged ? c.queue!.name : undefined, userName: userChanged ? (c.userName ?? undefined) : undefined });
+        const text = transferNotice({
+          queueName: queueChanged ? c.queue!.name : undefined,
+          userName: userChanged ? (c.userName ?? undefined) : undefined,
+        });
         if (text) await this.send(c, text, now);
         return;
       }
@@ -73,7 +76,9 @@ export class AutomaticMessages {
     const [cycle] = await this.db
       .select({ id: attendanceCycles.id, userId: attendanceCycles.userId, requested: attendanceCycles.ratingRequestedAt })
       .from(attendanceCycles)
-      .where(and(eq(attendanceCycles.companyId, c.ticket.companyId), eq(attendanceCycles.ticketId, c.ticket.id), isNotNull(attendanceCycles.finishedAt)))
+      .where(
+        and(eq(attendanceCycles.companyId, c.ticket.companyId), eq(attendanceCycles.ticketId, c.ticket.id), isNotNull(attendanceCycles.finishedAt)),
+      )
       .orderBy(desc(attendanceCycles.id))
       .limit(1);
     if (!cycle || cycle.userId === null || cycle.requested) return false;
@@ -117,10 +122,7 @@ export class AutomaticMessages {
       if (!cycle) return null;
       const rating = parseRating(message.body);
       if (rating) {
-        await tx
-          .update(attendanceCycles)
-          .set({ rating, rated: true, ratingAt: now, updatedAt: new Date() })
-          .where(eq(attendanceCycles.id, cycle.id));
+        await tx.update(attendanceCycles).set({ rating, rated: true, ratingAt: now, updatedAt: new Date() }).where(eq(attendanceCycles.id, cycle.id));
         return { ticketId: cycle.ticketId, afterCommit: () => this.afterRating(source.companyId, cycle.ticketId, now) };
       }
       const attempts = cycle.attempts + 1;

@@ -182,7 +182,11 @@ export class Chatbot {
     if (!chosen) {
       const children = tree.children(current);
       if (children.length === 0) return showLevel(null);
-      await this.send(c, `${INVALID_OPTION_TEXT}\n\n${this.levelMenu(queue, current === null ? undefined : tree.node(current), children, multiQueue)}`, now);
+      await this.send(
+        c,
+        `${INVALID_OPTION_TEXT}\n\n${this.levelMenu(queue, current === null ? undefined : tree.node(current), children, multiQueue)}`,
+        now,
+      );
       return;
     }
     const grandchildren = tree.children(chosen.id);

@@ -55,12 +55,19 @@ async function desk(options: DeskOptions = {}) {
     await db().insert(connectionQueues).values({ companyId, connectionId: connection!.id, queueId: row.id });
   }
   for (const [key, value] of Object.entries(options.settings ?? {}))
-    await db().update(settings).set({ value }).where(and(eq(settings.companyId, companyId), eq(settings.key, key)));
+    await db()
+      .update(settings)
+      .set({ value })
+      .where(and(eq(settings.companyId, companyId), eq(settings.key, key)));
   return { ...tenant, connection: connection!, queues: qs, source: { companyId, connectionId: connection!.id } };
 }
 type Desk = Awaited<ReturnType<typeof desk>>;
 
-const customer = (name = "Ana Souza"): ChannelAddress => ({ id: `55119${String(80_000_000 + ++seq * 37).padStart(8, "0")}`, kind: "phone", pushName: name });
+const customer = (name = "Ana Souza"): ChannelAddress => ({
+  id: `55119${String(80_000_000 + ++seq * 37).padStart(8, "0")}`,
+  kind: "phone",
+  pushName: name,
+});
 const inbound = (chat: ChannelAddress, body: string, overrides: Partial<InboundMessage> = {}): InboundMessage => ({
   providerMessageId: `WA-${++seq}-${Date.now()}`,
   chat,
@@ -78,7 +85,10 @@ async function say(d: Desk, chat: ChannelAddress, body: string, overrides: Parti
 }
 
 async function contactOf(d: Desk, chat: ChannelAddress) {
-  const [c] = await db().select().from(contacts).where(and(eq(contacts.companyId, d.company.id), eq(contacts.number, chat.id)));
+  const [c] = await db()
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.companyId, d.company.id), eq(contacts.number, chat.id)));
   return c!;
 }
 
@@ -118,17 +128,36 @@ async function addOption(s: Session, queueId: number, title: string, message = "
 
 describe("template variables", () => {
   it("renders the reference's set and Portuguese aliases in both syntaxes, leaving unknown names", () => {
-    const vars = templateVariables({ contactName: "Ana Souza", contactNumber: "5511999990000", userName: "Bia", queueName: "Vendas", ticketId: 42, at: monday(9, 5), timeZone: "America/Sao_Paulo" });
+    const vars = templateVariables({
+      contactName: "Ana Souza",
+      contactNumber: "5511999990000",
+      userName: "Bia",
+      queueName: "Vendas",
+      ticketId: 42,
+      at: monday(9, 5),
+      timeZone: "America/Sao_Paulo",
+    });
     expect(renderTemplate("{{ms}} {{name}} / {nome} / {{firstName}} {primeiroNome}", vars)).toBe("Bom dia Ana Souza / Ana Souza / Ana Ana");
     expect(renderTemplate("{saudação} {saudacao} {{gretting}}", vars)).toBe("Bom dia Bom dia Bom dia");
     expect(renderTemplate("{{protocol}} {protocolo} {{hora}} {data}", vars)).toBe("20261123090500 20261123090500 09:05:00 23/11/2026");
-    expect(renderTemplate("{atendente} {{fila}} {numero} {{ticket}} {desconhecida} {{ nome }}", vars)).toBe("Bia Vendas 5511999990000 42 {desconhecida} Ana Souza");
+    expect(renderTemplate("{atendente} {{fila}} {numero} {{ticket}} {desconhecida} {{ nome }}", vars)).toBe(
+      "Bia Vendas 5511999990000 42 {desconhecida} Ana Souza",
+    );
     const tricky = templateVariables({ contactName: "{nome}", at: monday(9), timeZone: "America/Sao_Paulo" });
     expect(renderTemplate("Oi {{name}}", tricky)).toBe("Oi {nome}");
   });
 
   it("greets by the company clock", () => {
-    expect([3, 6, 11, 12, 17, 18, 23, 0].map(greetingFor)).toEqual(["Boa madrugada", "Bom dia", "Bom dia", "Boa tarde", "Boa tarde", "Boa noite", "Boa noite", "Boa madrugada"]);
+    expect([3, 6, 11, 12, 17, 18, 23, 0].map(greetingFor)).toEqual([
+      "Boa madrugada",
+      "Bom dia",
+      "Bom dia",
+      "Boa tarde",
+      "Boa tarde",
+      "Boa noite",
+      "Boa noite",
+      "Boa madrugada",
+    ]);
     const vars = templateVariables({ contactName: "X", at: monday(20), timeZone: "America/Sao_Paulo" });
     expect(vars.ms).toBe("Boa noite");
   });
@@ -136,7 +165,17 @@ describe("template variables", () => {
   it("reads answers and ratings leniently", () => {
     expect(["1", " 2 ", "*3*", "[ 4 ]", "5.", "#", "0", "007"].map(normalizeAnswer)).toEqual(["1", "2", "3", "4", "5", "#", "0", "7"]);
     expect(normalizeAnswer("quero vendas")).toBe("quero vendas");
-    expect(["1", " 2", "*3*", "3 - muito satisfeito", "2.", "4", "10", "ótimo", ""].map(parseRating)).toEqual([1, 2, 3, 3, 2, null, null, null, null]);
+    expect(["1", " 2", "*3*", "3 - muito satisfeito", "2.", "4", "10", "ótimo", ""].map(parseRating)).toEqual([
+      1,
+      2,
+      3,
+      3,
+      2,
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 });
 
@@ -278,10 +317,16 @@ describe("the bot: queue menu and option trees", () => {
     const d = await desk({ queues: [{ name: "A" }, { name: "B" }], settings: { CheckMsgIsGroup: "disabled" } });
     const group: ChannelAddress = { id: `1203630${++seq}@g.us`, kind: "group", pushName: "Grupo" };
     await say(d, group, "Oi", { participant: customer("Membro") });
-    const [c] = await db().select().from(contacts).where(and(eq(contacts.companyId, d.company.id), eq(contacts.isGroup, true)));
+    const [c] = await db()
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.companyId, d.company.id), eq(contacts.isGroup, true)));
     const [ticket] = await db().select().from(tickets).where(eq(tickets.contactId, c!.id));
     expect(ticket).toMatchObject({ isGroup: true, chatbot: false });
-    const out = await db().select().from(messages).where(and(eq(messages.ticketId, ticket!.id), eq(messages.fromMe, true)));
+    const out = await db()
+      .select()
+      .from(messages)
+      .where(and(eq(messages.ticketId, ticket!.id), eq(messages.fromMe, true)));
     expect(out).toEqual([]);
   });
 });
@@ -293,7 +338,9 @@ describe("out of hours", () => {
       connection: { outOfHoursMessage: "Estamos fechados, {{name}}. Voltamos às 9h." },
       settings: { scheduleType: "company" },
     });
-    await call(d.adminSession, "PUT", `/companies/${d.company.id}/schedules`, { schedules: [{ weekdayEn: "monday", startTime: "09:00", endTime: "18:00" }] });
+    await call(d.adminSession, "PUT", `/companies/${d.company.id}/schedules`, {
+      schedules: [{ weekdayEn: "monday", startTime: "09:00", endTime: "18:00" }],
+    });
     automation().clock = () => monday(20);
     const chat = customer("Eva");
     await say(d, chat, "Oi");
@@ -366,7 +413,9 @@ describe("automatic messages around the ticket", () => {
     const ticket = await lastTicket(d, chat);
     await call(d.adminSession, "PUT", `/tickets/${ticket.id}`, { status: "open" });
     await automation().idle();
-    expect(await sent(d, chat)).toEqual([`*Mensagem Automática:*\nBoa tarde *Iara Reis*, meu nome é *${d.admin.name}* e agora vou prosseguir com seu atendimento!`]);
+    expect(await sent(d, chat)).toEqual([
+      `*Mensagem Automática:*\nBoa tarde *Iara Reis*, meu nome é *${d.admin.name}* e agora vou prosseguir com seu atendimento!`,
+    ]);
 
     const off = await desk();
     const other = customer();
@@ -392,7 +441,9 @@ describe("automatic messages around the ticket", () => {
     expect(await replies()).toEqual(["*Mensagem automática*:\nVocê foi transferido para o departamento *Suporte*\naguarde, já vamos te atender!"]);
     await call(d.adminSession, "PUT", `/tickets/${ticket.id}`, { queueId: vendas!.id, userId: d.user.id });
     await automation().idle();
-    expect(await replies()).toEqual([`*Mensagem automática*:\nVocê foi transferido para o departamento *Vendas* e contará com a presença de *${d.user.name}*\naguarde, já vamos te atender!`]);
+    expect(await replies()).toEqual([
+      `*Mensagem automática*:\nVocê foi transferido para o departamento *Vendas* e contará com a presença de *${d.user.name}*\naguarde, já vamos te atender!`,
+    ]);
   });
 
   it("resolve sends the completion message (userRating disabled)", async () => {
@@ -433,7 +484,11 @@ describe("automatic messages around the ticket", () => {
     expect(cycle).toMatchObject({ rating: 3, rated: true, userId: d.admin.id, ratingAttempts: 1 });
     expect(cycle!.ratingAt).toEqual(monday(16));
     // The answers are kept in the closed ticket's history.
-    const inbound = await db().select({ body: messages.body }).from(messages).where(and(eq(messages.ticketId, ticket.id), eq(messages.fromMe, false))).orderBy(asc(messages.id));
+    const inbound = await db()
+      .select({ body: messages.body })
+      .from(messages)
+      .where(and(eq(messages.ticketId, ticket.id), eq(messages.fromMe, false)))
+      .orderBy(asc(messages.id));
     expect(inbound.map((m) => m.body)).toEqual(["Oi", "foi ótimo", "3"]);
 
     // After the rating, the next message is a new conversation.
@@ -528,10 +583,12 @@ describe("through the simulator (the customer's phone)", () => {
       .returning();
     const comercial = await buildQueue(t.ctx, companyId, { name: "Comercial", orderQueue: 0 });
     const suporte = await buildQueue(t.ctx, companyId, { name: "Suporte", orderQueue: 1, greetingMessage: "Suporte técnico:" });
-    await db().insert(connectionQueues).values([
-      { companyId, connectionId: connection!.id, queueId: comercial.id },
-      { companyId, connectionId: connection!.id, queueId: suporte.id },
-    ]);
+    await db()
+      .insert(connectionQueues)
+      .values([
+        { companyId, connectionId: connection!.id, queueId: comercial.id },
+        { companyId, connectionId: connection!.id, queueId: suporte.id },
+      ]);
     const internet = await addOption(tenant.adminSession, suporte.id, "Internet", "Problema com a internet:");
     await addOption(tenant.adminSession, suporte.id, "Sem conexão", "Reinicie o roteador; um técnico vai falar com você.", internet.id);
     await addOption(tenant.adminSession, suporte.id, "Lentidão", "Vamos medir sua velocidade.", internet.id);
@@ -545,12 +602,21 @@ describe("through the simulator (the customer's phone)", () => {
     automation().clock = () => monday(10);
     const number = "5511987650001";
     const phone = async (body: string) => {
-      const res = await call(tenant.adminSession, "POST", `/simulator/${connection!.id}/phones/${number}/messages`, { type: "text", body, name: "Rita Alves" });
+      const res = await call(tenant.adminSession, "POST", `/simulator/${connection!.id}/phones/${number}/messages`, {
+        type: "text",
+        body,
+        name: "Rita Alves",
+      });
       expect(res.statusCode).toBe(201);
       await automation().idle();
     };
     const received = async () =>
-      ((await call(tenant.adminSession, "GET", `/simulator/${connection!.id}/phones/${number}/messages`)).json() as { direction: string; body: string }[])
+      (
+        (await call(tenant.adminSession, "GET", `/simulator/${connection!.id}/phones/${number}/messages`)).json() as {
+          direction: string;
+          body: string;
+        }[]
+      )
         .filter((m) => m.direction === "in")
         .map((m) => m.body);
 
@@ -574,7 +640,10 @@ describe("through the simulator (the customer's phone)", () => {
     expect(pending).toHaveLength(1);
     expect(pending[0]).toMatchObject({ queueId: suporte.id, chatbot: false, contact: { name: "Rita Alves" } });
     // Every bot message was delivered by the provider.
-    const stored = await db().select({ status: messages.status }).from(messages).where(and(eq(messages.ticketId, pending[0].id), eq(messages.fromMe, true)));
+    const stored = await db()
+      .select({ status: messages.status })
+      .from(messages)
+      .where(and(eq(messages.ticketId, pending[0].id), eq(messages.fromMe, true)));
     expect(stored.every((m) => m.status === "sent")).toBe(true);
     await t.ctx.channels.command(companyId, connection!.id, "stop");
   });

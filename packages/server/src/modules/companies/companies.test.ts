@@ -56,7 +56,13 @@ describe("super-only matrix of the companies endpoints", () => {
       const target = role === "admin" ? a.company : await buildCompany(t.ctx);
       const url = path.replace(":company", String(target.id));
       const body =
-        method === "POST" ? await companyBody() : path.endsWith("/settings/userRating") ? { value: "enabled" } : method === "PUT" ? { phone: "123" } : undefined;
+        method === "POST"
+          ? await companyBody()
+          : path.endsWith("/settings/userRating")
+            ? { value: "enabled" }
+            : method === "PUT"
+              ? { phone: "123" }
+              : undefined;
       const res = await call(session, method, url, body);
       expect({ role, status: res.statusCode }).toEqual({ role, status: expected });
       if (expected === 403) expect(res.json()).toEqual({ error: "ERR_NO_PERMISSION" });
@@ -85,11 +91,26 @@ describe("listing", () => {
 
 describe("create, show, update", () => {
   it("creates the company with its admin, default settings and the given terms", async () => {
-    const body = await companyBody({ name: "Mercado Central", phone: "11 4000-0000", dueDate: "2030-01-31", recurrence: "TRIMESTRAL", status: true, campaignsEnabled: false });
+    const body = await companyBody({
+      name: "Mercado Central",
+      phone: "11 4000-0000",
+      dueDate: "2030-01-31",
+      recurrence: "TRIMESTRAL",
+      status: true,
+      campaignsEnabled: false,
+    });
     const res = await call(superSession, "POST", "/companies", body);
     expect(res.statusCode).toBe(201);
     const company = res.json() as CompanyDTO;
-    expect(company).toMatchObject({ name: "Mercado Central", phone: "11 4000-0000", dueDate: "2030-01-31", recurrence: "TRIMESTRAL", status: true, campaignsEnabled: false, planId: body.planId });
+    expect(company).toMatchObject({
+      name: "Mercado Central",
+      phone: "11 4000-0000",
+      dueDate: "2030-01-31",
+      recurrence: "TRIMESTRAL",
+      status: true,
+      campaignsEnabled: false,
+      planId: body.planId,
+    });
     expect((await call(superSession, "GET", `/companies/${company.id}`)).json()).toEqual(company);
     const admin = await login(t.app, body.email, "segredo");
     expect(admin.companyId).toBe(company.id);
@@ -106,7 +127,14 @@ describe("create, show, update", () => {
     expect(email.json()).toEqual({ error: "ERR_DUPLICATED_EMAIL" });
     const plan = await call(superSession, "POST", "/companies", await companyBody({ planId: 999_999 }));
     expect(plan.json()).toEqual({ error: "ERR_NO_PLAN_FOUND" });
-    for (const override of [{ dueDate: "2026-02-30" }, { dueDate: "31/12/2026" }, { recurrence: "SEMANAL" }, { name: "A" }, { password: "123" }, { email: "x" }]) {
+    for (const override of [
+      { dueDate: "2026-02-30" },
+      { dueDate: "31/12/2026" },
+      { recurrence: "SEMANAL" },
+      { name: "A" },
+      { password: "123" },
+      { email: "x" },
+    ]) {
       const res = await call(superSession, "POST", "/companies", await companyBody(override));
       expect({ override, status: res.statusCode }).toEqual({ override, status: 400 });
     }
@@ -117,7 +145,9 @@ describe("create, show, update", () => {
   it("an empty or null due date clears it (no expiry); a full ISO timestamp keeps its date", async () => {
     const company = await buildCompany(t.ctx);
     expect((await call(superSession, "PUT", `/companies/${company.id}`, { dueDate: "" })).json()).toMatchObject({ dueDate: null });
-    expect((await call(superSession, "PUT", `/companies/${company.id}`, { dueDate: "2031-07-15T03:00:00.000Z" })).json()).toMatchObject({ dueDate: "2031-07-15" });
+    expect((await call(superSession, "PUT", `/companies/${company.id}`, { dueDate: "2031-07-15T03:00:00.000Z" })).json()).toMatchObject({
+      dueDate: "2031-07-15",
+    });
     expect((await call(superSession, "PUT", `/companies/${company.id}`, { dueDate: null })).json()).toMatchObject({ dueDate: null });
     expect((await call(superSession, "PUT", `/companies/${company.id}`, { dueDate: "Invalid date" })).statusCode).toBe(400);
   });

@@ -20,9 +20,13 @@ export function registerCompanyRoutes(app: App): void {
 
   // Everything below is the platform super user's (spec §6): anyone else gets 403 ERR_NO_PERMISSION.
   for (const url of ["/companies", "/companies/"])
-    app.get(url, { ...auth, schema: { querystring: companyListQuery, tags: ["companies"] } }, (request) => companies.list(actorOf(request), request.query));
+    app.get(url, { ...auth, schema: { querystring: companyListQuery, tags: ["companies"] } }, (request) =>
+      companies.list(actorOf(request), request.query),
+    );
   app.get("/companies/list", { ...auth, schema: { tags: ["companies"] } }, (request) => companies.listAll(actorOf(request)));
-  app.get("/companies/:id", { ...auth, schema: { params: idParams, tags: ["companies"] } }, (request) => companies.show(actorOf(request), request.params.id));
+  app.get("/companies/:id", { ...auth, schema: { params: idParams, tags: ["companies"] } }, (request) =>
+    companies.show(actorOf(request), request.params.id),
+  );
   app.post("/companies", { ...auth, schema: { body: companyCreateBody, tags: ["companies"] } }, async (request, reply) =>
     reply.status(201).send(await companies.create(actorOf(request), request.body)),
   );
@@ -36,7 +40,9 @@ export function registerCompanyRoutes(app: App): void {
   app.get("/companies/:id/settings", { ...auth, schema: { params: idParams, tags: ["companies"] } }, (request) =>
     companies.settings(actorOf(request), request.params.id),
   );
-  app.put("/companies/:id/settings/:key", { ...auth, schema: { params: companySettingParams, body: settingUpdateBody, tags: ["companies"] } }, (request) =>
-    companies.saveSetting(actorOf(request), request.params.id, request.params.key, request.body.value),
+  app.put(
+    "/companies/:id/settings/:key",
+    { ...auth, schema: { params: companySettingParams, body: settingUpdateBody, tags: ["companies"] } },
+    (request) => companies.saveSetting(actorOf(request), request.params.id, request.params.key, request.body.value),
   );
 }

@@ -275,4 +275,3 @@ export class CompaniesService {
     return saveCompanySetting(this.ctx, id, key, value);
   }
 }
-

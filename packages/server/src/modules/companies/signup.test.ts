@@ -65,7 +65,9 @@ describe("POST /companies/cadastro", () => {
 
   it("400 for an unknown plan, a duplicate email or company name — never 500", async () => {
     const plan = await buildPlan(t.ctx);
-    expect((await signup({ name: "Sem Plano", email: "semplano@test.dev", password: "segredo", planId: 999999 })).json()).toEqual({ error: "ERR_NO_PLAN_FOUND" });
+    expect((await signup({ name: "Sem Plano", email: "semplano@test.dev", password: "segredo", planId: 999999 })).json()).toEqual({
+      error: "ERR_NO_PLAN_FOUND",
+    });
     expect((await signup({ name: "Loja Um", email: "loja@test.dev", password: "segredo", planId: plan.id })).statusCode).toBe(201);
     const sameEmail = await signup({ name: "Loja Dois", email: "LOJA@test.dev", password: "segredo", planId: plan.id });
     expect(sameEmail.statusCode).toBe(400);

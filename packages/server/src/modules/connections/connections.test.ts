@@ -2,7 +2,18 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectionDTO } from "@balcao/shared";
 import { connectionAuth, connectionLeases, connections } from "../../db/schema";
-import { buildCompany, buildPlan, buildQueue, buildTenant, buildUser, collectEvents, connectSocket as openSocket, login, nextEvent, type Session } from "../../test/factories";
+import {
+  buildCompany,
+  buildPlan,
+  buildQueue,
+  buildTenant,
+  buildUser,
+  collectEvents,
+  connectSocket as openSocket,
+  login,
+  nextEvent,
+  type Session,
+} from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/testApp";
 
 /** Polls with room for a loaded CI machine (other listeners, e.g. the message pipeline, run first). */
@@ -113,7 +124,12 @@ describe("permission matrix", () => {
     ] as const) {
       const target = await create(adminSession);
       const url = path.replace(":id", String(target.id)).replace(":victim", String(target.id));
-      const body = method === "POST" && path === "/whatsapp" ? { name: `Nova ${++seq}` } : method === "PUT" && path.startsWith("/whatsapp/") ? { name: "Renomeada" } : undefined;
+      const body =
+        method === "POST" && path === "/whatsapp"
+          ? { name: `Nova ${++seq}` }
+          : method === "PUT" && path.startsWith("/whatsapp/")
+            ? { name: "Renomeada" }
+            : undefined;
       const res = await call(session, method, url, body);
       expect({ role, status: res.statusCode }).toEqual({ role, status: expected });
       if (expected === 403) expect(res.json()).toEqual({ error: "ERR_NO_PERMISSION" });
@@ -207,7 +223,12 @@ describe("rules", () => {
     expect(bad.json()).toEqual({ error: "ERR_NO_QUEUE_FOUND" });
     const ownQueue = await buildQueue(t.ctx, company.id);
     const ok = await create(session, { name: "Suporte", queueIds: [ownQueue.id] });
-    expect(ok).toMatchObject({ queues: [{ id: ownQueue.id, name: ownQueue.name, color: ownQueue.color }], timeSendQueue: 0, sendIdQueue: 0, provider: "beta" });
+    expect(ok).toMatchObject({
+      queues: [{ id: ownQueue.id, name: ownQueue.name, color: ownQueue.color }],
+      timeSendQueue: 0,
+      sendIdQueue: 0,
+      provider: "beta",
+    });
   });
 
   it("requires a greeting when more than one queue is linked (create and edit)", async () => {
@@ -219,7 +240,10 @@ describe("rules", () => {
     const single = await create(session, { name: "Uma fila", queueIds: [q1.id] });
     const edit = await call(session, "PUT", `/whatsapp/${single.id}`, { queueIds: [q1.id, q2.id] });
     expect(edit.json()).toEqual({ error: "ERR_WAPP_GREETING_REQUIRED" });
-    const withGreeting = await call(session, "PUT", `/whatsapp/${single.id}`, { queueIds: [q1.id, q2.id], greetingMessage: "Olá! Escolha uma fila:" });
+    const withGreeting = await call(session, "PUT", `/whatsapp/${single.id}`, {
+      queueIds: [q1.id, q2.id],
+      greetingMessage: "Olá! Escolha uma fila:",
+    });
     expect(withGreeting.statusCode).toBe(200);
     expect(withGreeting.json().queues).toHaveLength(2);
   });
@@ -256,7 +280,13 @@ describe("rules", () => {
 
   it("ignores status, qrcode, token and companyId smuggled into a create, and deleting stops the session", async () => {
     const { session } = await freshTenant();
-    const res = await call(session, "POST", "/whatsapp", { name: "Esperta", status: "CONNECTED", qrcode: "x", token: "mine", companyId: b.company.id });
+    const res = await call(session, "POST", "/whatsapp", {
+      name: "Esperta",
+      status: "CONNECTED",
+      qrcode: "x",
+      token: "mine",
+      companyId: b.company.id,
+    });
     expect(res.statusCode).toBe(201);
     const created = res.json() as ConnectionDTO;
     expect(created.status).toBe("qrcode");

@@ -21,7 +21,12 @@ export const deliverConnectionEvents: EventDelivery = (event) => {
   switch (event.type) {
     case "connections.updated":
       emits.push({ event: "whatsapp", rooms: rooms.admins(event.companyId), payload: { action: "update", whatsapp: event.connection } });
-      emits.push({ event: "whatsapp", rooms: rooms.company(event.companyId), except: rooms.admins(event.companyId), payload: { action: "update", whatsapp: redactConnection(event.connection) } });
+      emits.push({
+        event: "whatsapp",
+        rooms: rooms.company(event.companyId),
+        except: rooms.admins(event.companyId),
+        payload: { action: "update", whatsapp: redactConnection(event.connection) },
+      });
       return emits;
     case "connections.deleted":
       emits.push({ event: "whatsapp", rooms: rooms.company(event.companyId), payload: { action: "delete", whatsappId: event.connectionId } });
@@ -29,7 +34,12 @@ export const deliverConnectionEvents: EventDelivery = (event) => {
     case "connections.session":
       emits.push({ event: "whatsappSession", rooms: rooms.admins(event.companyId), payload: { action: "update", session: event.connection } });
       // Other profiles keep their connection lists' statuses fresh without ever seeing a QR.
-      emits.push({ event: "whatsapp", rooms: rooms.company(event.companyId), except: rooms.admins(event.companyId), payload: { action: "update", whatsapp: redactConnection(event.connection) } });
+      emits.push({
+        event: "whatsapp",
+        rooms: rooms.company(event.companyId),
+        except: rooms.admins(event.companyId),
+        payload: { action: "update", whatsapp: redactConnection(event.connection) },
+      });
       return emits;
   }
   return emits;

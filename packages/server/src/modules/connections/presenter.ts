@@ -21,7 +21,15 @@ export async function presentConnections(db: DbOrTx, rows: ConnectionRow[], opti
     .select({ connectionId: connectionQueues.connectionId, id: queues.id, name: queues.name, color: queues.color })
     .from(connectionQueues)
     .innerJoin(queues, eq(queues.id, connectionQueues.queueId))
-    .where(and(forCompany(connectionQueues, rows[0]!.companyId), inArray(connectionQueues.connectionId, rows.map((r) => r.id))))
+    .where(
+      and(
+        forCompany(connectionQueues, rows[0]!.companyId),
+        inArray(
+          connectionQueues.connectionId,
+          rows.map((r) => r.id),
+        ),
+      ),
+    )
     .orderBy(asc(queues.name));
   const byConnection = new Map<number, QueueRefDTO[]>();
   for (const q of queueRows) {

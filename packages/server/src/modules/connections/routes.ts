@@ -14,7 +14,9 @@ export function registerConnectionRoutes(app: App): void {
   });
 
   for (const url of ["/whatsapp/", "/whatsapp"])
-    app.get(url, { ...auth, schema: { querystring: connectionListQuery, tags } }, (request) => service.list(actorOf(request), request.query.companyId));
+    app.get(url, { ...auth, schema: { querystring: connectionListQuery, tags } }, (request) =>
+      service.list(actorOf(request), request.query.companyId),
+    );
   app.get("/whatsapp/:id", { ...auth, schema: { params: idParams, querystring: connectionShowQuery, tags } }, (request) =>
     service.show(actorOf(request), request.params.id),
   );
@@ -29,7 +31,13 @@ export function registerConnectionRoutes(app: App): void {
     return reply.status(204).send();
   });
 
-  app.post("/whatsappsession/:id", { ...auth, schema: { params: idParams, tags } }, (request) => service.session(actorOf(request), request.params.id, "start"));
-  app.put("/whatsappsession/:id", { ...auth, schema: { params: idParams, tags } }, (request) => service.session(actorOf(request), request.params.id, "newqr"));
-  app.delete("/whatsappsession/:id", { ...auth, schema: { params: idParams, tags } }, (request) => service.session(actorOf(request), request.params.id, "stop"));
+  app.post("/whatsappsession/:id", { ...auth, schema: { params: idParams, tags } }, (request) =>
+    service.session(actorOf(request), request.params.id, "start"),
+  );
+  app.put("/whatsappsession/:id", { ...auth, schema: { params: idParams, tags } }, (request) =>
+    service.session(actorOf(request), request.params.id, "newqr"),
+  );
+  app.delete("/whatsappsession/:id", { ...auth, schema: { params: idParams, tags } }, (request) =>
+    service.session(actorOf(request), request.params.id, "stop"),
+  );
 }

@@ -62,7 +62,10 @@ export class ConnectionsService {
 
   private async assertQueuesInCompany(tx: Tx, companyId: number, queueIds: number[]): Promise<void> {
     if (queueIds.length === 0) return;
-    const found = await tx.select({ id: queues.id }).from(queues).where(and(eq(queues.companyId, companyId), inArray(queues.id, queueIds)));
+    const found = await tx
+      .select({ id: queues.id })
+      .from(queues)
+      .where(and(eq(queues.companyId, companyId), inArray(queues.id, queueIds)));
     if (found.length !== queueIds.length) throw new AppError("ERR_NO_QUEUE_FOUND", 400);
   }
 
@@ -93,7 +96,9 @@ export class ConnectionsService {
     const { row, demoted } = await this.withNameGuard(() =>
       this.db.transaction(async (tx) => {
         const company = await this.lockCompany(tx, actor.companyId);
-        const [{ value: existing }] = (await tx.select({ value: count() }).from(connections).where(eq(connections.companyId, actor.companyId))) as [{ value: number }];
+        const [{ value: existing }] = (await tx.select({ value: count() }).from(connections).where(eq(connections.companyId, actor.companyId))) as [
+          { value: number },
+        ];
         if (company.planConnections && company.planConnections > 0 && existing >= company.planConnections)
           throw new AppError("ERR_CONNECTION_LIMIT_REACHED", 400, { limit: company.planConnections });
         await this.assertQueuesInCompany(tx, actor.companyId, queueIds);
@@ -139,7 +144,9 @@ export class ConnectionsService {
         const queueIds =
           input.queueIds !== undefined
             ? [...new Set(input.queueIds)]
-            : (await tx.select({ id: connectionQueues.queueId }).from(connectionQueues).where(eq(connectionQueues.connectionId, id))).map((q) => q.id);
+            : (await tx.select({ id: connectionQueues.queueId }).from(connectionQueues).where(eq(connectionQueues.connectionId, id))).map(
+                (q) => q.id,
+              );
         this.assertGreeting(queueIds, input.greetingMessage ?? current.greetingMessage);
         if (input.queueIds !== undefined) await this.assertQueuesInCompany(tx, actor.companyId, queueIds);
         // Exactly one default: it moves by making another connection default, never by switching it off.
@@ -182,7 +189,12 @@ export class ConnectionsService {
         .returning({ isDefault: connections.isDefault });
       if (!deleted?.isDefault) return [];
       // The company keeps exactly one default while it has connections: the oldest remaining one.
-      const [next] = await tx.select({ id: connections.id }).from(connections).where(eq(connections.companyId, actor.companyId)).orderBy(asc(connections.id)).limit(1);
+      const [next] = await tx
+        .select({ id: connections.id })
+        .from(connections)
+        .where(eq(connections.companyId, actor.companyId))
+        .orderBy(asc(connections.id))
+        .limit(1);
       if (!next) return [];
       return tx.update(connections).set({ isDefault: true, updatedAt: new Date() }).where(eq(connections.id, next.id)).returning();
     });

@@ -2,7 +2,17 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ChannelAddress, ChannelSession } from "../../channels/types";
 import { connections, contactExtraInfo, contactIdentities, contacts } from "../../db/schema";
-import { buildCompany, buildContact, buildTenant, buildUser, collectEvents, connectSocket, login, nextEvent, type Session } from "../../test/factories";
+import {
+  buildCompany,
+  buildContact,
+  buildTenant,
+  buildUser,
+  collectEvents,
+  connectSocket,
+  login,
+  nextEvent,
+  type Session,
+} from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/testApp";
 
 let t: TestApp;
@@ -117,7 +127,13 @@ describe("validation (spec §5)", () => {
       ],
     });
     expect(ok.statusCode).toBe(201);
-    expect(ok.json()).toMatchObject({ email: "", extraInfo: [{ name: "CPF", value: "123" }, { name: "Cidade", value: "Floripa" }] });
+    expect(ok.json()).toMatchObject({
+      email: "",
+      extraInfo: [
+        { name: "CPF", value: "123" },
+        { name: "Cidade", value: "Floripa" },
+      ],
+    });
     const bad = await call(a.userSession, "POST", "/contacts", { name: "Sem Nome", number: newNumber().typed, extraInfo: [{ value: "x" }] });
     expect(bad.statusCode).toBe(400);
   });

@@ -15,7 +15,11 @@ export const deliverContactEvents: EventDelivery = (event) => {
   switch (event.type) {
     case "contacts.created":
     case "contacts.updated":
-      emits.push({ event: "contact", rooms: rooms.company(event.companyId), payload: { action: event.type === "contacts.created" ? "create" : "update", contact: event.contact } });
+      emits.push({
+        event: "contact",
+        rooms: rooms.company(event.companyId),
+        payload: { action: event.type === "contacts.created" ? "create" : "update", contact: event.contact },
+      });
       return emits;
     case "contacts.deleted":
       emits.push({ event: "contact", rooms: rooms.company(event.companyId), payload: { action: "delete", contactId: event.contactId } });

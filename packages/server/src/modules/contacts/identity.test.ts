@@ -118,7 +118,9 @@ describe("resolveInboundContact", () => {
     const chat = { kind: "phone" as const, id: "5511987650011" };
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
-        i % 2 ? resolveInboundContact(db(), companyId, connectionId, chat) : db().transaction((tx) => resolveInboundContact(tx, companyId, connectionId, chat)),
+        i % 2
+          ? resolveInboundContact(db(), companyId, connectionId, chat)
+          : db().transaction((tx) => resolveInboundContact(tx, companyId, connectionId, chat)),
       ),
     );
     expect(new Set(results.map((r) => r.contact.id)).size).toBe(1);

@@ -38,8 +38,7 @@ function identitiesOf(chat: ChannelAddress): IdentityInput[] {
   });
 }
 
-const matchAny = (list: IdentityInput[]) =>
-  or(...list.map((i) => and(eq(contactIdentities.kind, i.kind), eq(contactIdentities.value, i.value))))!;
+const matchAny = (list: IdentityInput[]) => or(...list.map((i) => and(eq(contactIdentities.kind, i.kind), eq(contactIdentities.value, i.value))))!;
 
 async function contactById(tx: DbOrTx, companyId: number, id: number): Promise<ContactRow | undefined> {
   const [row] = await tx
@@ -213,11 +212,7 @@ async function findExisting(
 async function refreshPlaceholderName(tx: DbOrTx, contact: ContactRow, displayName: string): Promise<ContactRow> {
   if (!displayName || contact.isGroup || contact.name === displayName) return contact;
   if (contact.name !== contact.number) return contact;
-  const [row] = await tx
-    .update(contacts)
-    .set({ name: displayName, updatedAt: new Date() })
-    .where(eq(contacts.id, contact.id))
-    .returning();
+  const [row] = await tx.update(contacts).set({ name: displayName, updatedAt: new Date() }).where(eq(contacts.id, contact.id)).returning();
   return row ?? contact;
 }
 
@@ -225,24 +220,14 @@ async function refreshPlaceholderName(tx: DbOrTx, contact: ContactRow, displayNa
  * The contact a typed number belongs to, whatever form it was typed or stored in (9th digit included):
  * phone identities first, then the number column. `exceptContactId` skips the contact being edited.
  */
-export async function findContactByNumber(
-  tx: DbOrTx,
-  companyId: number,
-  typedNumber: string,
-  exceptContactId?: number,
-): Promise<ContactRow | null> {
+export async function findContactByNumber(tx: DbOrTx, companyId: number, typedNumber: string, exceptContactId?: number): Promise<ContactRow | null> {
   const normalized = normalizePhoneNumber(typedNumber) ?? typedNumber.replace(/\D/g, "");
   if (!normalized) return null;
   return findContactByPhones(tx, companyId, [normalized], exceptContactId);
 }
 
 /** Same as findContactByNumber for already-normalized digits (several forms, e.g. typed and WhatsApp's). */
-export async function findContactByPhones(
-  tx: DbOrTx,
-  companyId: number,
-  phones: string[],
-  exceptContactId?: number,
-): Promise<ContactRow | null> {
+export async function findContactByPhones(tx: DbOrTx, companyId: number, phones: string[], exceptContactId?: number): Promise<ContactRow | null> {
   const { exact, variants } = phoneCandidates(phones.filter(Boolean));
   const all = [...exact, ...variants];
   if (all.length === 0) return null;

@@ -27,7 +27,12 @@ export async function presentContactsWithExtraInfo(db: DbOrTx, rows: ContactRow[
   const info = await db
     .select({ id: contactExtraInfo.id, contactId: contactExtraInfo.contactId, name: contactExtraInfo.name, value: contactExtraInfo.value })
     .from(contactExtraInfo)
-    .where(inArray(contactExtraInfo.contactId, rows.map((r) => r.id)))
+    .where(
+      inArray(
+        contactExtraInfo.contactId,
+        rows.map((r) => r.id),
+      ),
+    )
     .orderBy(asc(contactExtraInfo.id));
   const byContact = new Map<number, ContactExtraInfoDTO[]>();
   for (const i of info) {

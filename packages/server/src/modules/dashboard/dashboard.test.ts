@@ -33,7 +33,10 @@ async function desk(timeZone = "America/Sao_Paulo") {
   const u1 = await buildUser(t.ctx, company.id, { name: "Ana Atendente" });
   const u2 = await buildUser(t.ctx, company.id, { name: "Bruno Atendente" });
   const queue = await buildQueue(t.ctx, company.id, { name: `Vendas ${++seq}` });
-  const [connection] = await db().insert(connections).values({ companyId: company.id, name: `Conexão ${++seq}`, isDefault: true }).returning();
+  const [connection] = await db()
+    .insert(connections)
+    .values({ companyId: company.id, name: `Conexão ${++seq}`, isDefault: true })
+    .returning();
   return {
     company,
     admin,
@@ -76,7 +79,15 @@ async function history(d: Desk, specs: CycleSpec[]): Promise<number[]> {
     const created = new Date((s.queued ?? s.started ?? s.finished)!);
     const [ticket] = await db()
       .insert(tickets)
-      .values({ companyId: d.company.id, contactId, connectionId: d.connection.id, queueId: d.queue.id, status, userId: s.user ?? null, createdAt: created })
+      .values({
+        companyId: d.company.id,
+        contactId,
+        connectionId: d.connection.id,
+        queueId: d.queue.id,
+        status,
+        userId: s.user ?? null,
+        createdAt: created,
+      })
       .returning();
     await db()
       .insert(attendanceCycles)
@@ -150,7 +161,10 @@ describe("GET /dashboard: counters of one day in São Paulo", () => {
     ];
     await history(d, build(d));
     // Logging in marks a user online; these attendants are away.
-    await db().update(users).set({ online: false }).where(sql`${users.companyId} = ${d.company.id}`);
+    await db()
+      .update(users)
+      .set({ online: false })
+      .where(sql`${users.companyId} = ${d.company.id}`);
     // Another company with the same history on the same day, and users of its own.
     foreign = await desk();
     await history(foreign, build(foreign));
@@ -223,7 +237,12 @@ describe("GET /dashboard: time zones", () => {
     const day = (s: Session, date: string) => dashboard(s, `date_from=${date}&date_to=${date}`);
     expect((await day(saoPaulo.adminSession, "2025-03-10")).counters.supportFinished).toBe(1);
     expect((await day(tokyo.adminSession, "2025-03-10")).counters.supportFinished).toBe(0);
-    expect((await day(tokyo.adminSession, "2025-03-11")).counters).toMatchObject({ supportFinished: 1, avgSupportTime: 30, avgWaitTime: 30, leads: 1 });
+    expect((await day(tokyo.adminSession, "2025-03-11")).counters).toMatchObject({
+      supportFinished: 1,
+      avgSupportTime: 30,
+      avgWaitTime: 30,
+      leads: 1,
+    });
     expect((await day(tokyo.adminSession, "2025-03-11")).period.timeZone).toBe("Asia/Tokyo");
   });
 
@@ -290,9 +309,18 @@ describe("GET /dashboard: relative periods, today's chart, presence", () => {
 
   it("online: the presence flag while the status ping is recent (10 minutes)", async () => {
     const d = await desk();
-    await db().update(users).set({ online: false }).where(sql`${users.id} = ${d.admin.id}`);
-    await db().update(users).set({ online: true, lastSeenAt: new Date() }).where(sql`${users.id} = ${d.u1.id}`);
-    await db().update(users).set({ online: true, lastSeenAt: new Date(Date.now() - 20 * 60_000) }).where(sql`${users.id} = ${d.u2.id}`);
+    await db()
+      .update(users)
+      .set({ online: false })
+      .where(sql`${users.id} = ${d.admin.id}`);
+    await db()
+      .update(users)
+      .set({ online: true, lastSeenAt: new Date() })
+      .where(sql`${users.id} = ${d.u1.id}`);
+    await db()
+      .update(users)
+      .set({ online: true, lastSeenAt: new Date(Date.now() - 20 * 60_000) })
+      .where(sql`${users.id} = ${d.u2.id}`);
     const body = await dashboard(d.adminSession, "days=7");
     expect(Object.fromEntries(body.attendants.map((a) => [a.id, a.online]))).toEqual({ [d.u1.id]: true, [d.u2.id]: false, [d.admin.id]: false });
   });
@@ -317,7 +345,17 @@ describe("GET /dashboard: access and validation", () => {
     const reversed = await get(d.adminSession, "/dashboard?date_from=2025-03-10&date_to=2025-03-09");
     expect(reversed.statusCode).toBe(400);
     expect(reversed.json().error).toBe("ERR_INVALID_DATE_RANGE");
-    for (const qs of ["days=0", "days=-3", "days=abc", "days=1.5", "days=99999", "date_from=2025-02-30", "date_to=10/03/2025", "date_from=1800-01-01", "date_from='; drop table users; --"]) {
+    for (const qs of [
+      "days=0",
+      "days=-3",
+      "days=abc",
+      "days=1.5",
+      "days=99999",
+      "date_from=2025-02-30",
+      "date_to=10/03/2025",
+      "date_from=1800-01-01",
+      "date_from='; drop table users; --",
+    ]) {
       const res = await get(d.adminSession, `/dashboard?${qs}`);
       expect(res.statusCode, qs).toBe(400);
     }
@@ -350,12 +388,28 @@ describe("attendance_daily stays equal to the cycles it sums", () => {
       }
     };
     await check();
-    const cycles = await db().select().from(attendanceCycles).where(sql`${attendanceCycles.companyId} = ${d.company.id}`).orderBy(attendanceCycles.id);
+    const cycles = await db()
+      .select()
+      .from(attendanceCycles)
+      .where(sql`${attendanceCycles.companyId} = ${d.company.id}`)
+      .orderBy(attendanceCycles.id);
     // The waiting one is taken and finished after midnight, then rated; the one in progress changes hands and finishes.
-    await db().update(attendanceCycles).set({ startedAt: new Date(sp(10, "22:30")), userId: d.u1.id }).where(sql`${attendanceCycles.id} = ${cycles[2]!.id}`);
-    await db().update(attendanceCycles).set({ finishedAt: new Date(sp(11, "00:10")) }).where(sql`${attendanceCycles.id} = ${cycles[2]!.id}`);
-    await db().update(attendanceCycles).set({ rating: 1, rated: true }).where(sql`${attendanceCycles.id} = ${cycles[2]!.id}`);
-    await db().update(attendanceCycles).set({ userId: d.u1.id, finishedAt: new Date(sp(10, "11:00")) }).where(sql`${attendanceCycles.id} = ${cycles[1]!.id}`);
+    await db()
+      .update(attendanceCycles)
+      .set({ startedAt: new Date(sp(10, "22:30")), userId: d.u1.id })
+      .where(sql`${attendanceCycles.id} = ${cycles[2]!.id}`);
+    await db()
+      .update(attendanceCycles)
+      .set({ finishedAt: new Date(sp(11, "00:10")) })
+      .where(sql`${attendanceCycles.id} = ${cycles[2]!.id}`);
+    await db()
+      .update(attendanceCycles)
+      .set({ rating: 1, rated: true })
+      .where(sql`${attendanceCycles.id} = ${cycles[2]!.id}`);
+    await db()
+      .update(attendanceCycles)
+      .set({ userId: d.u1.id, finishedAt: new Date(sp(10, "11:00")) })
+      .where(sql`${attendanceCycles.id} = ${cycles[1]!.id}`);
     await check();
     let body = await dashboard(d.adminSession, "date_from=2025-03-10&date_to=2025-03-10");
     expect(body.counters).toMatchObject({ supportPending: 0, supportHappening: 0, supportFinished: 3, avgSupportTime: 34.3 });
@@ -375,7 +429,10 @@ describe("attendance_daily stays equal to the cycles it sums", () => {
 
     // A new time zone moves every cycle to its day there: 00:30–01:00 UTC of the 11th is the 11th in Lisbon.
     expect((await dashboard(d.adminSession, "date_from=2025-03-11&date_to=2025-03-11")).counters.supportFinished).toBe(1);
-    await db().update(companies).set({ timeZone: "Europe/Lisbon" }).where(sql`${companies.id} = ${d.company.id}`);
+    await db()
+      .update(companies)
+      .set({ timeZone: "Europe/Lisbon" })
+      .where(sql`${companies.id} = ${d.company.id}`);
     await check();
     body = await dashboard(d.adminSession, "date_from=2025-03-11&date_to=2025-03-11");
     expect(body.period.timeZone).toBe("Europe/Lisbon");

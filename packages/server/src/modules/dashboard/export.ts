@@ -72,8 +72,7 @@ export function exportFileName(report: ReportsResponse, ext: "csv" | "xlsx", tab
 export function reportCsv(report: ReportsResponse, table: ReportTable, lang: ReportLanguage): string {
   const decimal = new Intl.NumberFormat(lang === "en" ? "en-US" : "pt-BR", { maximumFractionDigits: 1, useGrouping: false });
   const lines = [header(table, lang)];
-  for (const r of report[table])
-    lines.push([rowName(r, table, lang), ...COLUMNS.map((c) => (r[c] === null ? "" : decimal.format(r[c])))]);
+  for (const r of report[table]) lines.push([rowName(r, table, lang), ...COLUMNS.map((c) => (r[c] === null ? "" : decimal.format(r[c])))]);
   return tableToCsv(lines);
 }
 
@@ -94,7 +93,14 @@ export function reportXlsx(report: ReportsResponse, lang: ReportLanguage): Reada
         row.commit();
       }
       sheet.addRow([]).commit();
-      sheet.addRow([t.period, `${t.from} ${report.period.from ?? t.open}`, `${t.to} ${report.period.to ?? t.open}`, `${t.timeZone} ${report.period.timeZone}`]).commit();
+      sheet
+        .addRow([
+          t.period,
+          `${t.from} ${report.period.from ?? t.open}`,
+          `${t.to} ${report.period.to ?? t.open}`,
+          `${t.timeZone} ${report.period.timeZone}`,
+        ])
+        .commit();
       sheet.commit();
     }
     await workbook.commit();

@@ -35,16 +35,21 @@ async function desk(options: { ratingMessage?: string; userRating?: "enabled" | 
   const companyId = tenant.company.id;
   const queue = await buildQueue(t.ctx, companyId);
   const other = await buildUser(t.ctx, companyId, { name: `Outro ${++seq}` });
-  await db().insert(userQueues).values([
-    { companyId, userId: tenant.user.id, queueId: queue.id },
-    { companyId, userId: other.id, queueId: queue.id },
-  ]);
+  await db()
+    .insert(userQueues)
+    .values([
+      { companyId, userId: tenant.user.id, queueId: queue.id },
+      { companyId, userId: other.id, queueId: queue.id },
+    ]);
   const [connection] = await db()
     .insert(connections)
     .values({ companyId, name: `Conexão ${++seq}`, isDefault: true, status: "CONNECTED", ratingMessage: options.ratingMessage ?? "" })
     .returning();
   if (options.userRating)
-    await db().update(settings).set({ value: options.userRating }).where(and(eq(settings.companyId, companyId), eq(settings.key, "userRating")));
+    await db()
+      .update(settings)
+      .set({ value: options.userRating })
+      .where(and(eq(settings.companyId, companyId), eq(settings.key, "userRating")));
   return {
     ...tenant,
     queue,
@@ -57,7 +62,11 @@ async function desk(options: { ratingMessage?: string; userRating?: "enabled" | 
 }
 type Desk = Awaited<ReturnType<typeof desk>>;
 
-const customer = (): ChannelAddress => ({ id: `55119${String(60_000_000 + ++seq * 41).padStart(8, "0")}`, kind: "phone", pushName: `Cliente ${seq}` });
+const customer = (): ChannelAddress => ({
+  id: `55119${String(60_000_000 + ++seq * 41).padStart(8, "0")}`,
+  kind: "phone",
+  pushName: `Cliente ${seq}`,
+});
 async function say(d: Desk, chat: ChannelAddress, body: string) {
   const message: InboundMessage = { providerMessageId: `WA-${++seq}-${Date.now()}`, chat, fromMe: false, kind: "chat", body, timestamp: new Date() };
   await pipelines.get(t.ctx)!.handle(d.source, { type: "message", message });
@@ -73,7 +82,8 @@ async function lastTicket(d: Desk, chat: ChannelAddress) {
     .limit(1);
   return row!.ticket;
 }
-const cyclesOf = (ticketId: number) => db().select().from(attendanceCycles).where(eq(attendanceCycles.ticketId, ticketId)).orderBy(attendanceCycles.id);
+const cyclesOf = (ticketId: number) =>
+  db().select().from(attendanceCycles).where(eq(attendanceCycles.ticketId, ticketId)).orderBy(attendanceCycles.id);
 /** Moves a cycle's instants back, as if `minutes` had passed since each. */
 const age = (cycleId: number, minutes: number) =>
   db().execute(sql`
@@ -92,7 +102,9 @@ describe("the counters follow the ticket lifecycle", () => {
     expect((await call(d.userSession, "PUT", `/tickets/${ticket.id}`, { status: "open" })).statusCode).toBe(200);
     let [cycle] = await cyclesOf(ticket.id);
     // 10 minutes in line, then 30 minutes with the first attendant before the transfer.
-    await db().execute(sql`update attendance_cycles set queued_at = now() - interval '40 minutes', started_at = now() - interval '30 minutes' where id = ${cycle!.id}`);
+    await db().execute(
+      sql`update attendance_cycles set queued_at = now() - interval '40 minutes', started_at = now() - interval '30 minutes' where id = ${cycle!.id}`,
+    );
     const startedAt = (await cyclesOf(ticket.id))[0]!.startedAt!;
     expect((await today(d.adminSession)).counters).toMatchObject({ supportPending: 0, supportHappening: 1, avgWaitTime: 10 });
 

@@ -28,7 +28,10 @@ async function desk() {
   const vendas = await buildQueue(t.ctx, company.id, { name: "Vendas", color: "#2E7D32" });
   const suporte = await buildQueue(t.ctx, company.id, { name: "Suporte", color: "#1565C0" });
   await db().insert(userQueues).values({ companyId: company.id, userId: ana.id, queueId: vendas.id });
-  const [connection] = await db().insert(connections).values({ companyId: company.id, name: `Conexão ${++seq}`, isDefault: true }).returning();
+  const [connection] = await db()
+    .insert(connections)
+    .values({ companyId: company.id, name: `Conexão ${++seq}`, isDefault: true })
+    .returning();
   return {
     company,
     admin,
@@ -58,22 +61,34 @@ async function served(
     .insert(tickets)
     .values({ companyId: d.company.id, contactId: contact!.id, connectionId: d.connection.id, queueId: c.queue, userId: c.user, status: "closed" })
     .returning();
-  await db().insert(attendanceCycles).values({
-    companyId: d.company.id,
-    ticketId: ticket!.id,
-    userId: c.user,
-    queueId: c.queue,
-    queuedAt: sp(c.queued),
-    startedAt: sp(c.started),
-    finishedAt: sp(c.finished),
-    rating: c.rating ?? null,
-    rated: c.rating !== undefined,
-    ratingAt: c.rating !== undefined ? sp(c.finished) : null,
-    firstOfContact: true,
-    createdAt: sp(c.queued),
-  });
+  await db()
+    .insert(attendanceCycles)
+    .values({
+      companyId: d.company.id,
+      ticketId: ticket!.id,
+      userId: c.user,
+      queueId: c.queue,
+      queuedAt: sp(c.queued),
+      startedAt: sp(c.started),
+      finishedAt: sp(c.finished),
+      rating: c.rating ?? null,
+      rated: c.rating !== undefined,
+      ratingAt: c.rating !== undefined ? sp(c.finished) : null,
+      firstOfContact: true,
+      createdAt: sp(c.queued),
+    });
   for (const [time, fromMe, body] of msgs)
-    await db().insert(messages).values({ companyId: d.company.id, ticketId: ticket!.id, contactId: contact!.id, connectionId: d.connection.id, body, fromMe, createdAt: sp(time) });
+    await db()
+      .insert(messages)
+      .values({
+        companyId: d.company.id,
+        ticketId: ticket!.id,
+        contactId: contact!.id,
+        connectionId: d.connection.id,
+        body,
+        fromMe,
+        createdAt: sp(time),
+      });
   return ticket!;
 }
 
@@ -89,14 +104,19 @@ describe("GET /dashboard/reports", () => {
       ["09:20", true, "Mais alguma coisa?"],
     ]);
     // Ana in Vendas: waited 20, first reply 30, support 20, rated 1.
-    await served(d, { user: d.ana.id, queue: d.vendas.id, queued: "10:00", started: "10:20", finished: "10:40", rating: 1 }, [["10:30", true, "Bom dia"]]);
+    await served(d, { user: d.ana.id, queue: d.vendas.id, queued: "10:00", started: "10:20", finished: "10:40", rating: 1 }, [
+      ["10:30", true, "Bom dia"],
+    ]);
     // Bia in Suporte: waited 5, never wrote (no first response), support 55.
     await served(d, { user: d.bia.id, queue: d.suporte.id, queued: "11:00", started: "11:05", finished: "12:00" }, [["11:02", false, "Alô?"]]);
     // Bia with no queue: waited 0, first reply 1, support 9, rated 2.
     await served(d, { user: d.bia.id, queue: null, queued: "13:00", started: "13:00", finished: "13:09", rating: 2 }, [["13:01", true, "Oi!"]]);
     // Another day: not in the report.
     await served(d, { user: d.ana.id, queue: d.vendas.id, queued: "00:00", started: "00:00", finished: "00:00" }).then((tk) =>
-      db().update(attendanceCycles).set({ finishedAt: new Date("2025-03-12T12:00:00Z") }).where(eq(attendanceCycles.ticketId, tk.id)),
+      db()
+        .update(attendanceCycles)
+        .set({ finishedAt: new Date("2025-03-12T12:00:00Z") })
+        .where(eq(attendanceCycles.ticketId, tk.id)),
     );
   });
 
@@ -106,8 +126,28 @@ describe("GET /dashboard/reports", () => {
     const body = res.json() as ReportsResponse;
     expect(body.period).toEqual({ from: "2025-03-10", to: "2025-03-10", timeZone: "America/Sao_Paulo" });
     expect(body.queues).toEqual([
-      { id: d.suporte.id, name: "Suporte", color: "#1565C0", tickets: 1, avgWaitTime: 5, avgFirstResponse: null, avgSupportTime: 55, rating: null, ratings: 0 },
-      { id: d.vendas.id, name: "Vendas", color: "#2E7D32", tickets: 2, avgWaitTime: 15, avgFirstResponse: 21, avgSupportTime: 25, rating: 2, ratings: 2 },
+      {
+        id: d.suporte.id,
+        name: "Suporte",
+        color: "#1565C0",
+        tickets: 1,
+        avgWaitTime: 5,
+        avgFirstResponse: null,
+        avgSupportTime: 55,
+        rating: null,
+        ratings: 0,
+      },
+      {
+        id: d.vendas.id,
+        name: "Vendas",
+        color: "#2E7D32",
+        tickets: 2,
+        avgWaitTime: 15,
+        avgFirstResponse: 21,
+        avgSupportTime: 25,
+        rating: 2,
+        ratings: 2,
+      },
       { id: null, name: null, color: null, tickets: 1, avgWaitTime: 0, avgFirstResponse: 1, avgSupportTime: 9, rating: 2, ratings: 1 },
     ]);
     expect(body.attendants).toEqual([
@@ -144,7 +184,16 @@ describe("GET /dashboard/reports", () => {
     await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
     expect(workbook.worksheets.map((w) => w.name)).toEqual(["Filas", "Atendentes"]);
     const sheet = workbook.getWorksheet("Atendentes")!;
-    expect(sheet.getRow(1).values).toEqual([undefined, "Atendente", "Atendimentos", "Espera média (min)", "Primeira resposta média (min)", "Tempo médio de atendimento (min)", "Avaliação média (1 a 3)", "Avaliações"]);
+    expect(sheet.getRow(1).values).toEqual([
+      undefined,
+      "Atendente",
+      "Atendimentos",
+      "Espera média (min)",
+      "Primeira resposta média (min)",
+      "Tempo médio de atendimento (min)",
+      "Avaliação média (1 a 3)",
+      "Avaliações",
+    ]);
     expect(sheet.getRow(3).values).toEqual([undefined, "Bia", 2, 2.5, 1, 32, 2, 1]);
     expect(workbook.getWorksheet("Filas")!.getRow(4).getCell(1).value).toBe("Sem fila");
   });
@@ -183,9 +232,19 @@ describe("GET /tickets/:id/transcript", () => {
     expect(html).toContain("Oi, &lt;script&gt;alert(1)&lt;/script&gt;");
     expect(html).toContain("Joana &lt;b&gt;Silva&lt;/b&gt;");
     // Messages and timeline in time order, in the company's time zone.
-    const order = ["09:00:00</time> Entrou na fila: Vendas", "Oi, &lt;script&gt;", "09:10:00</time> Atendimento iniciado por Ana", "Olá, sou a Ana", "09:40:00</time> Atendimento finalizado por Ana", "Avaliação: 3/3"];
+    const order = [
+      "09:00:00</time> Entrou na fila: Vendas",
+      "Oi, &lt;script&gt;",
+      "09:10:00</time> Atendimento iniciado por Ana",
+      "Olá, sou a Ana",
+      "09:40:00</time> Atendimento finalizado por Ana",
+      "Avaliação: 3/3",
+    ];
     const positions = order.map((s) => html.indexOf(s));
-    expect(positions.every((p) => p > 0), JSON.stringify(positions)).toBe(true);
+    expect(
+      positions.every((p) => p > 0),
+      JSON.stringify(positions),
+    ).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
     expect(html).toContain("10/03/2025");
     expect((await get(d.adminSession, `/tickets/${ticket.id}/transcript?lang=en`)).body).toContain("Attendance started by Ana");

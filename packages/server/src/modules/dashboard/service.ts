@@ -1,11 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type {
-  DashboardAttendantDTO,
-  DashboardPeriodDTO,
-  DashboardResponse,
-  ReportRowDTO,
-  ReportsResponse,
-} from "@balcao/shared";
+import type { DashboardAttendantDTO, DashboardPeriodDTO, DashboardResponse, ReportRowDTO, ReportsResponse } from "@balcao/shared";
 import type { AppContext } from "../../context";
 import type { Database, Db } from "../../db/client";
 import { notFound } from "../../http/errors";
@@ -191,7 +185,9 @@ export const dashboardSql = {
    * per pooled connection.
    */
   async snapshot(database: Database, companyId: number, q: PeriodInput, now: Date): Promise<Snapshot | null> {
-    const { rows: [r] } = await database.pool.query<Snapshot>({
+    const {
+      rows: [r],
+    } = await database.pool.query<Snapshot>({
       name: "dashboard.snapshot",
       text: SNAPSHOT_SQL,
       values: [companyId, now.toISOString(), q.days ?? null, q.date_from ?? null, q.date_to ?? null, ONLINE_FRESH_MINUTES],
@@ -254,11 +250,23 @@ export const dashboardSql = {
       ),
     ]);
     const byUser = new Map<number, DailySums>();
-    const zero = (user_id: number): DailySums => ({ user_id, finished: 0, served: 0, support_seconds: 0, ratings: 0, rating_sum: 0, started: 0, waited: 0, wait_seconds: 0, leads: 0 });
+    const zero = (user_id: number): DailySums => ({
+      user_id,
+      finished: 0,
+      served: 0,
+      support_seconds: 0,
+      ratings: 0,
+      rating_sum: 0,
+      started: 0,
+      waited: 0,
+      wait_seconds: 0,
+      leads: 0,
+    });
     for (const part of [finished, started, leads])
       for (const r of part) {
         const sums = byUser.get(r.user_id) ?? zero(r.user_id);
-        for (const [k, v] of Object.entries(r)) if (k !== "user_id" && v !== undefined && v !== null) (sums as unknown as Record<string, number>)[k] = Number(v);
+        for (const [k, v] of Object.entries(r))
+          if (k !== "user_id" && v !== undefined && v !== null) (sums as unknown as Record<string, number>)[k] = Number(v);
         byUser.set(r.user_id, sums);
       }
     return [...byUser.values()].sort((a, b) => a.user_id - b.user_id);

@@ -36,7 +36,15 @@ const TEXTS = {
     customer: "Cliente",
     us: "Empresa",
     deleted: "Essa mensagem foi apagada pelo contato",
-    media: { image: "Imagem", audio: "Áudio", video: "Vídeo", document: "Arquivo", location: "Localização", vcard: "Contato", call_log: "Chamada de voz/vídeo perdida" },
+    media: {
+      image: "Imagem",
+      audio: "Áudio",
+      video: "Vídeo",
+      document: "Arquivo",
+      location: "Localização",
+      vcard: "Contato",
+      call_log: "Chamada de voz/vídeo perdida",
+    },
     print: "Use Imprimir (Ctrl+P) do navegador para salvar em PDF.",
   },
   en: {
@@ -62,7 +70,15 @@ const TEXTS = {
     customer: "Customer",
     us: "Company",
     deleted: "This message was deleted by the contact",
-    media: { image: "Image", audio: "Audio", video: "Video", document: "File", location: "Location", vcard: "Contact", call_log: "Missed voice/video call" },
+    media: {
+      image: "Image",
+      audio: "Audio",
+      video: "Video",
+      document: "File",
+      location: "Location",
+      vcard: "Contact",
+      call_log: "Missed voice/video call",
+    },
     print: "Use the browser's Print (Ctrl+P) to save as PDF.",
   },
   es: {
@@ -88,7 +104,15 @@ const TEXTS = {
     customer: "Cliente",
     us: "Empresa",
     deleted: "Este mensaje fue eliminado por el contacto",
-    media: { image: "Imagen", audio: "Audio", video: "Video", document: "Archivo", location: "Ubicación", vcard: "Contacto", call_log: "Llamada de voz/video perdida" },
+    media: {
+      image: "Imagen",
+      audio: "Audio",
+      video: "Video",
+      document: "Archivo",
+      location: "Ubicación",
+      vcard: "Contacto",
+      call_log: "Llamada de voz/video perdida",
+    },
     print: "Use Imprimir (Ctrl+P) del navegador para guardar en PDF.",
   },
 } as const;
@@ -164,8 +188,22 @@ export async function buildTranscript(db: Db, actor: Actor, ticketId: number, la
     if (cycle.rating !== null && cycle.ratingAt) entries.push({ at: cycle.ratingAt, kind: "event", order: 4, text: `${t.rated}: ${cycle.rating}/3` });
   }
   for (const m of messageRows)
-    entries.push({ at: m.createdAt, kind: "message", id: m.id, fromMe: m.fromMe, body: m.body, mediaType: m.mediaType, mediaName: m.mediaName, isDeleted: m.isDeleted });
-  entries.sort((a, b) => a.at.getTime() - b.at.getTime() || (a.kind === "event" ? a.order : 10) - (b.kind === "event" ? b.order : 10) || (a.kind === "message" && b.kind === "message" ? a.id - b.id : 0));
+    entries.push({
+      at: m.createdAt,
+      kind: "message",
+      id: m.id,
+      fromMe: m.fromMe,
+      body: m.body,
+      mediaType: m.mediaType,
+      mediaName: m.mediaName,
+      isDeleted: m.isDeleted,
+    });
+  entries.sort(
+    (a, b) =>
+      a.at.getTime() - b.at.getTime() ||
+      (a.kind === "event" ? a.order : 10) - (b.kind === "event" ? b.order : 10) ||
+      (a.kind === "message" && b.kind === "message" ? a.id - b.id : 0),
+  );
 
   const out: string[] = [];
   let lastDay = "";

@@ -5,7 +5,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KANBAN_PREVIEW_CHARS, type KanbanResponse, type TicketDTO, type TicketEvent } from "@balcao/shared";
 import { connections, ticketTags, tickets, userQueues } from "../../db/schema";
-import { buildContact, buildQueue, buildTag, buildTenant, buildUser, collectEvents, connectSocket, login, nextEventWhere, type Session } from "../../test/factories";
+import {
+  buildContact,
+  buildQueue,
+  buildTag,
+  buildTenant,
+  buildUser,
+  collectEvents,
+  connectSocket,
+  login,
+  nextEventWhere,
+  type Session,
+} from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/testApp";
 
 let t: TestApp;
@@ -20,7 +31,10 @@ const call = (s: Session, method: "GET" | "POST" | "PUT" | "DELETE", url: string
 
 async function board() {
   const d = await buildTenant(t.app);
-  const [connection] = await db().insert(connections).values({ companyId: d.company.id, name: "Conexão", isDefault: true, status: "CONNECTED" }).returning();
+  const [connection] = await db()
+    .insert(connections)
+    .values({ companyId: d.company.id, name: "Conexão", isDefault: true, status: "CONNECTED" })
+    .returning();
   const sales = await buildQueue(t.ctx, d.company.id, { name: "Vendas" });
   const support = await buildQueue(t.ctx, d.company.id, { name: "Suporte" });
   await db().insert(userQueues).values({ companyId: d.company.id, userId: d.user.id, queueId: sales.id });
@@ -32,7 +46,14 @@ async function board() {
     const contact = await buildContact(t.ctx, d.company.id);
     const [row] = await db()
       .insert(tickets)
-      .values({ companyId: d.company.id, contactId: contact.id, connectionId: connection!.id, status: "pending", lastMessage: "Quero um orçamento", ...overrides })
+      .values({
+        companyId: d.company.id,
+        contactId: contact.id,
+        connectionId: connection!.id,
+        status: "pending",
+        lastMessage: "Quero um orçamento",
+        ...overrides,
+      })
       .returning();
     return row!;
   };
@@ -51,10 +72,12 @@ describe("GET /ticket/kanban", () => {
     const a = await b.ticket({ queueId: b.sales.id });
     const c = await b.ticket({ queueId: b.sales.id, status: "open", userId: b.admin.id });
     await b.ticket({ queueId: b.sales.id, status: "closed" });
-    await db().insert(ticketTags).values([
-      { companyId: b.company.id, ticketId: a.id, tagId: b.proposal.id },
-      { companyId: b.company.id, ticketId: a.id, tagId: b.vip.id },
-    ]);
+    await db()
+      .insert(ticketTags)
+      .values([
+        { companyId: b.company.id, ticketId: a.id, tagId: b.proposal.id },
+        { companyId: b.company.id, ticketId: a.id, tagId: b.vip.id },
+      ]);
     const res = await cardsOf(b.adminSession);
     expect(res.truncated).toBe(false);
     expect(res.tickets.map((x) => x.id).sort()).toEqual([a.id, c.id].sort());
@@ -73,9 +96,13 @@ describe("GET /ticket/kanban", () => {
     const ids = (r: KanbanResponse) => r.tickets.map((x) => x.id).sort();
     expect(ids(await cardsOf(b.userSession))).toEqual([mine.id, loose.id, assigned.id].sort());
     // Asking for another queue does not widen what it sees.
-    expect(ids(await cardsOf(b.userSession, `?queueIds=${encodeURIComponent(JSON.stringify([b.support.id]))}`))).toEqual([loose.id, assigned.id].sort());
+    expect(ids(await cardsOf(b.userSession, `?queueIds=${encodeURIComponent(JSON.stringify([b.support.id]))}`))).toEqual(
+      [loose.id, assigned.id].sort(),
+    );
     expect(ids(await cardsOf(b.adminSession))).toEqual([mine.id, other.id, loose.id, assigned.id].sort());
-    expect(ids(await cardsOf(b.adminSession, `?queueIds=${encodeURIComponent(JSON.stringify([b.support.id]))}`))).toEqual([other.id, loose.id, assigned.id].sort());
+    expect(ids(await cardsOf(b.adminSession, `?queueIds=${encodeURIComponent(JSON.stringify([b.support.id]))}`))).toEqual(
+      [other.id, loose.id, assigned.id].sort(),
+    );
     expect((await call(b.adminSession, "GET", "/ticket/kanban?queueIds=%5B%22x%22%5D")).statusCode).toBe(400);
     expect((await t.app.inject({ method: "GET", url: "/api/ticket/kanban" })).statusCode).toBe(401);
   });
@@ -90,9 +117,20 @@ describe("GET /ticket/kanban", () => {
       .returning({ id: connections.id });
     const inserted = await db()
       .insert(tickets)
-      .values(many.map((c, i) => ({ companyId: b.company.id, contactId: contact.id, connectionId: c.id, queueId: b.sales.id, status: i % 2 ? "open" : "pending", lastMessage: `Mensagem ${i} `.padEnd(400, "x") })))
+      .values(
+        many.map((c, i) => ({
+          companyId: b.company.id,
+          contactId: contact.id,
+          connectionId: c.id,
+          queueId: b.sales.id,
+          status: i % 2 ? "open" : "pending",
+          lastMessage: `Mensagem ${i} `.padEnd(400, "x"),
+        })),
+      )
       .returning({ id: tickets.id });
-    await db().insert(ticketTags).values(inserted.filter((_, i) => i % 3 === 0).map((x) => ({ companyId: b.company.id, ticketId: x.id, tagId: b.proposal.id })));
+    await db()
+      .insert(ticketTags)
+      .values(inserted.filter((_, i) => i % 3 === 0).map((x) => ({ companyId: b.company.id, ticketId: x.id, tagId: b.proposal.id })));
     const started = performance.now();
     const res = await call(b.adminSession, "GET", "/ticket/kanban");
     const ms = performance.now() - started;
@@ -110,10 +148,12 @@ describe("PUT /ticket/kanban/:ticketId", () => {
   it("moves a card between lanes in one call, keeping other tags, and tells another user's socket", async () => {
     const b = await board();
     const card = await b.ticket({ queueId: b.sales.id });
-    await db().insert(ticketTags).values([
-      { companyId: b.company.id, ticketId: card.id, tagId: b.proposal.id },
-      { companyId: b.company.id, ticketId: card.id, tagId: b.vip.id },
-    ]);
+    await db()
+      .insert(ticketTags)
+      .values([
+        { companyId: b.company.id, ticketId: card.id, tagId: b.proposal.id },
+        { companyId: b.company.id, ticketId: card.id, tagId: b.vip.id },
+      ]);
     const watcher = await connectSocket(t.app, b.adminSession.token);
     try {
       const seen = nextEventWhere<TicketEvent>(watcher, "ticket", (e) => e.action === "update" && e.ticket.id === card.id, 5000);
@@ -137,14 +177,18 @@ describe("PUT /ticket/kanban/:ticketId", () => {
     const stale = await call(b.userSession, "PUT", `/ticket/kanban/${card.id}`, { fromTagId: null, toTagId: b.closing.id });
     expect(stale.statusCode).toBe(409);
     expect(stale.json()).toMatchObject({ error: "ERR_KANBAN_LANE_CHANGED", meta: { laneTagId: b.proposal.id } });
-    expect((await call(b.userSession, "PUT", `/ticket/kanban/${card.id}`, { fromTagId: b.proposal.id, toTagId: b.vip.id })).json().error).toBe("ERR_NO_TAG_FOUND");
+    expect((await call(b.userSession, "PUT", `/ticket/kanban/${card.id}`, { fromTagId: b.proposal.id, toTagId: b.vip.id })).json().error).toBe(
+      "ERR_NO_TAG_FOUND",
+    );
     expect((await call(b.userSession, "PUT", `/ticket/kanban/${card.id}`, { toTagId: "abc" })).statusCode).toBe(400);
     // A ticket of a queue the attendant does not serve.
     const hidden = await b.ticket({ queueId: b.support.id });
     expect((await call(b.userSession, "PUT", `/ticket/kanban/${hidden.id}`, { toTagId: b.proposal.id })).statusCode).toBe(403);
     // Another company's ticket or lane: 404 like a missing one.
     const other = await board();
-    expect((await call(other.adminSession, "PUT", `/ticket/kanban/${card.id}`, { toTagId: other.proposal.id })).json().error).toBe("ERR_NO_TICKET_FOUND");
+    expect((await call(other.adminSession, "PUT", `/ticket/kanban/${card.id}`, { toTagId: other.proposal.id })).json().error).toBe(
+      "ERR_NO_TICKET_FOUND",
+    );
     expect((await call(b.adminSession, "PUT", `/ticket/kanban/${card.id}`, { toTagId: other.proposal.id })).json().error).toBe("ERR_NO_TAG_FOUND");
     expect((await cardsOf(other.adminSession)).tickets).toEqual([]);
   });
@@ -168,7 +212,12 @@ describe("PUT /ticket/kanban/:ticketId", () => {
     const outsider = await connectSocket(t.app, (await board()).adminSession.token);
     try {
       const foreign = collectEvents<TicketEvent>(outsider, "ticket");
-      const seen = nextEventWhere<TicketEvent>(watcher, "ticket", (e) => e.action === "update" && e.ticket.id === card.id && e.ticket.tags.length === 1, 5000);
+      const seen = nextEventWhere<TicketEvent>(
+        watcher,
+        "ticket",
+        (e) => e.action === "update" && e.ticket.id === card.id && e.ticket.tags.length === 1,
+        5000,
+      );
       expect((await call(b.adminSession, "POST", "/tags/sync", { ticketId: card.id, tags: [{ id: b.closing.id }] })).statusCode).toBe(200);
       const event = (await seen) as Extract<TicketEvent, { action: "update" }>;
       expect(event.ticket.tags.map((x) => x.id)).toEqual([b.closing.id]);

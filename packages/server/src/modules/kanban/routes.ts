@@ -9,7 +9,9 @@ export function registerKanbanRoutes(app: App): void {
   const tags = ["kanban"];
 
   // Spec §7 writes GET /ticket/kanban (singular "ticket").
-  app.get("/ticket/kanban", { ...auth, schema: { querystring: kanbanQuery, tags } }, (request) => kanban.board(actorOf(request), request.query.queueIds));
+  app.get("/ticket/kanban", { ...auth, schema: { querystring: kanbanQuery, tags } }, (request) =>
+    kanban.board(actorOf(request), request.query.queueIds),
+  );
   app.put("/ticket/kanban/:ticketId", { ...auth, schema: { params: kanbanMoveParams, body: kanbanMoveBody, tags } }, (request) =>
     kanban.move(actorOf(request), request.params.ticketId, request.body),
   );

@@ -23,7 +23,9 @@ export class KanbanService {
   async board(actor: Actor, queueIds: number[] | undefined): Promise<KanbanResponse> {
     const conditions: (SQL | undefined)[] = [eq(tickets.companyId, actor.companyId), inArray(tickets.status, ["pending", "open"])];
     if (!isAdmin(actor))
-      conditions.push(or(eq(tickets.userId, actor.id), isNull(tickets.queueId), actor.queueIds.length ? inArray(tickets.queueId, actor.queueIds) : sql`false`));
+      conditions.push(
+        or(eq(tickets.userId, actor.id), isNull(tickets.queueId), actor.queueIds.length ? inArray(tickets.queueId, actor.queueIds) : sql`false`),
+      );
     if (queueIds?.length) conditions.push(or(inArray(tickets.queueId, queueIds), isNull(tickets.queueId)));
     const rows = await this.db
       .select({
@@ -102,12 +104,16 @@ export class KanbanService {
         .from(ticketTags)
         .where(and(eq(ticketTags.companyId, actor.companyId), eq(ticketTags.ticketId, t.id)));
       const current = laneOf({ tags: carried.map((c) => ({ id: c.id, name: "", color: "" })) }, lanes);
-      if (input.fromTagId !== undefined && input.fromTagId !== current) throw new AppError("ERR_KANBAN_LANE_CHANGED", 409, current === null ? undefined : { laneTagId: current });
+      if (input.fromTagId !== undefined && input.fromTagId !== current)
+        throw new AppError("ERR_KANBAN_LANE_CHANGED", 409, current === null ? undefined : { laneTagId: current });
       const kanbanCarried = carried.map((c) => c.id).filter((id) => lanes.includes(id));
       if (current === input.toTagId && kanbanCarried.length <= 1) return presentTicketById(tx, actor.companyId, t.id);
       if (kanbanCarried.length)
-        await tx.delete(ticketTags).where(and(eq(ticketTags.companyId, actor.companyId), eq(ticketTags.ticketId, t.id), inArray(ticketTags.tagId, kanbanCarried)));
-      if (input.toTagId !== null) await tx.insert(ticketTags).values({ companyId: actor.companyId, ticketId: t.id, tagId: input.toTagId }).onConflictDoNothing();
+        await tx
+          .delete(ticketTags)
+          .where(and(eq(ticketTags.companyId, actor.companyId), eq(ticketTags.ticketId, t.id), inArray(ticketTags.tagId, kanbanCarried)));
+      if (input.toTagId !== null)
+        await tx.insert(ticketTags).values({ companyId: actor.companyId, ticketId: t.id, tagId: input.toTagId }).onConflictDoNothing();
       const dto = (await presentTicketById(tx, actor.companyId, t.id))!;
       // Everyone who sees the ticket (lists, open chats, boards) gets its new tags.
       await this.ctx.events.record(tx, { type: "tickets.updated", companyId: actor.companyId, ticket: dto });

@@ -29,23 +29,34 @@ export function registerMediaRoutes(app: App): void {
       .select({ userId: tickets.userId, queueId: tickets.queueId, status: tickets.status })
       .from(messages)
       .innerJoin(tickets, eq(tickets.id, messages.ticketId))
-      .where(and(eq(messages.companyId, actor.companyId), eq(messages.ticketId, ticketId), eq(messages.mediaPath, mediaId), eq(tickets.companyId, actor.companyId)))
+      .where(
+        and(
+          eq(messages.companyId, actor.companyId),
+          eq(messages.ticketId, ticketId),
+          eq(messages.mediaPath, mediaId),
+          eq(tickets.companyId, actor.companyId),
+        ),
+      )
       .limit(1);
     if (!row || !canSeeTicket(actor, row)) throw notFound();
   };
 
   // Only users of the owning company get a file; another company's id is a 404 like a missing one.
-  app.get("/media/:id", { preHandler: app.authenticate, schema: { params: mediaParams, querystring: mediaQuery, tags: ["media"] } }, async (request, reply) => {
-    const actor = actorOf(request);
-    await assertVisible(actor, request.params.id, request.query.ticket);
-    const { record, data } = await store.load(actor.companyId, request.params.id);
-    const inline = INLINE_TYPES.has(record.mimeType);
-    return reply
-      .header("Content-Type", record.mimeType)
-      .header("X-Content-Type-Options", "nosniff")
-      .header("Content-Security-Policy", "sandbox; default-src 'none'")
-      .header("Cache-Control", "private, max-age=3600")
-      .header("Content-Disposition", `${inline ? "inline" : "attachment"}; filename*=UTF-8''${encodeURIComponent(record.originalName)}`)
-      .send(data);
-  });
+  app.get(
+    "/media/:id",
+    { preHandler: app.authenticate, schema: { params: mediaParams, querystring: mediaQuery, tags: ["media"] } },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      await assertVisible(actor, request.params.id, request.query.ticket);
+      const { record, data } = await store.load(actor.companyId, request.params.id);
+      const inline = INLINE_TYPES.has(record.mimeType);
+      return reply
+        .header("Content-Type", record.mimeType)
+        .header("X-Content-Type-Options", "nosniff")
+        .header("Content-Security-Policy", "sandbox; default-src 'none'")
+        .header("Cache-Control", "private, max-age=3600")
+        .header("Content-Disposition", `${inline ? "inline" : "attachment"}; filename*=UTF-8''${encodeURIComponent(record.originalName)}`)
+        .send(data);
+    },
+  );
 }

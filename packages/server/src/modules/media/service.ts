@@ -20,7 +20,8 @@ export const mediaUrl = (id: string, ticketId?: number) => (ticketId ? `/api/med
 export function cleanFileName(name: string | undefined, fallback: string): string {
   const base = (name ?? "").split(/[\\/]/).pop() ?? "";
   // eslint-disable-next-line no-control-regex
-  const clean = base.replace(/[\u0000-\u001f\u007f"]/g, "").trim().slice(0, 200);
+  const withoutControls = base.replace(/[\u0000-\u001f\u007f"]/g, "");
+  const clean = withoutControls.trim().slice(0, 200);
   return clean || fallback;
 }
 
@@ -30,7 +31,9 @@ export function cleanFileName(name: string | undefined, fallback: string): strin
  */
 function typeOf(head: Buffer, declaredType?: string): string {
   const sniffed = sniffMimeType(head);
-  return declaredType && declaredType.split("/")[0] === sniffed.split("/")[0] && sniffed !== "application/octet-stream" ? declaredType.slice(0, 100) : sniffed;
+  return declaredType && declaredType.split("/")[0] === sniffed.split("/")[0] && sniffed !== "application/octet-stream"
+    ? declaredType.slice(0, 100)
+    : sniffed;
 }
 
 /**
@@ -72,7 +75,15 @@ export class MediaStore {
     return this.record(db, companyId, id, storageKey, typeOf(head, declaredType), size, originalName);
   }
 
-  private async record(db: DbOrTx, companyId: number, id: string, storageKey: string, mimeType: string, size: number, originalName?: string): Promise<MediaRecord> {
+  private async record(
+    db: DbOrTx,
+    companyId: number,
+    id: string,
+    storageKey: string,
+    mimeType: string,
+    size: number,
+    originalName?: string,
+  ): Promise<MediaRecord> {
     const [row] = await db
       .insert(mediaFiles)
       .values({ id, companyId, storageKey, originalName: cleanFileName(originalName, id), mimeType, size })

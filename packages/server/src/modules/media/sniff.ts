@@ -41,4 +41,17 @@ export function mediaKindOf(mimeType: string): "image" | "audio" | "video" | "do
 }
 
 /** Types a browser may render inline; everything else is forced to download. */
-export const INLINE_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp", "audio/ogg", "audio/mpeg", "audio/mp4", "audio/wav", "video/mp4", "video/webm", "video/quicktime", "application/pdf"]);
+export const INLINE_TYPES = new Set([
+  "image/jpeg",
+  "image/png",
+  "image/gif",
+  "image/webp",
+  "audio/ogg",
+  "audio/mpeg",
+  "audio/mp4",
+  "audio/wav",
+  "video/mp4",
+  "video/webm",
+  "video/quicktime",
+  "application/pdf",
+]);

@@ -18,15 +18,23 @@ export const deliverMessageEvents: EventDelivery = (event) => {
   const emits: SocketEmit[] = [];
   switch (event.type) {
     case "messages.created":
-      emits.push({ event: "appMessage", rooms: ticketRooms(event.companyId, scopeOfTicket(event.ticket)), payload: {
-        action: "create",
-        message: event.message,
-        ticket: event.ticket,
-        contact: event.ticket.contact,
-      } satisfies AppMessageEvent });
+      emits.push({
+        event: "appMessage",
+        rooms: ticketRooms(event.companyId, scopeOfTicket(event.ticket)),
+        payload: {
+          action: "create",
+          message: event.message,
+          ticket: event.ticket,
+          contact: event.ticket.contact,
+        } satisfies AppMessageEvent,
+      });
       return emits;
     case "messages.updated":
-      emits.push({ event: "appMessage", rooms: ticketRooms(event.companyId, event.scope), payload: { action: "update", message: event.message } satisfies AppMessageEvent });
+      emits.push({
+        event: "appMessage",
+        rooms: ticketRooms(event.companyId, event.scope),
+        payload: { action: "update", message: event.message } satisfies AppMessageEvent,
+      });
       return emits;
   }
   return emits;

@@ -98,7 +98,11 @@ export class InboundPipeline {
   }
 
   private async setting(companyId: number, key: string): Promise<string | undefined> {
-    const [row] = await this.db.select({ value: settings.value }).from(settings).where(and(eq(settings.companyId, companyId), eq(settings.key, key))).limit(1);
+    const [row] = await this.db
+      .select({ value: settings.value })
+      .from(settings)
+      .where(and(eq(settings.companyId, companyId), eq(settings.key, key)))
+      .limit(1);
     return row?.value;
   }
 
@@ -113,7 +117,14 @@ export class InboundPipeline {
     const [live] = await tx
       .select()
       .from(tickets)
-      .where(and(eq(tickets.companyId, source.companyId), eq(tickets.contactId, contactId), eq(tickets.connectionId, source.connectionId), ne(tickets.status, "closed")))
+      .where(
+        and(
+          eq(tickets.companyId, source.companyId),
+          eq(tickets.contactId, contactId),
+          eq(tickets.connectionId, source.connectionId),
+          ne(tickets.status, "closed"),
+        ),
+      )
       .limit(1)
       .for("update");
     if (live) return { ticket: live, created: false };
@@ -144,7 +155,13 @@ export class InboundPipeline {
         const [duplicate] = await tx
           .select({ id: messages.id })
           .from(messages)
-          .where(and(eq(messages.companyId, source.companyId), eq(messages.connectionId, source.connectionId), eq(messages.providerMessageId, msg.providerMessageId)))
+          .where(
+            and(
+              eq(messages.companyId, source.companyId),
+              eq(messages.connectionId, source.connectionId),
+              eq(messages.providerMessageId, msg.providerMessageId),
+            ),
+          )
           .limit(1);
         if (duplicate) return null;
         const { contact } = await resolveInboundContact(tx, source.companyId, source.connectionId, msg.chat, msg.chat.pushName);
@@ -155,7 +172,13 @@ export class InboundPipeline {
           const [q] = await tx
             .select({ id: messages.id })
             .from(messages)
-            .where(and(eq(messages.companyId, source.companyId), eq(messages.connectionId, source.connectionId), eq(messages.providerMessageId, msg.quotedProviderMessageId)))
+            .where(
+              and(
+                eq(messages.companyId, source.companyId),
+                eq(messages.connectionId, source.connectionId),
+                eq(messages.providerMessageId, msg.quotedProviderMessageId),
+              ),
+            )
             .limit(1);
           quotedMsgId = q?.id ?? null;
         }
@@ -221,8 +244,17 @@ export class InboundPipeline {
     return stored.messageId;
   }
 
-  private async updateByProviderId(source: ChannelSource, providerMessageId: string, set: Partial<Record<keyof typeof messages.$inferInsert, unknown>>, fromMe?: boolean) {
-    const conditions = [eq(messages.companyId, source.companyId), eq(messages.connectionId, source.connectionId), eq(messages.providerMessageId, providerMessageId)];
+  private async updateByProviderId(
+    source: ChannelSource,
+    providerMessageId: string,
+    set: Partial<Record<keyof typeof messages.$inferInsert, unknown>>,
+    fromMe?: boolean,
+  ) {
+    const conditions = [
+      eq(messages.companyId, source.companyId),
+      eq(messages.connectionId, source.connectionId),
+      eq(messages.providerMessageId, providerMessageId),
+    ];
     if (fromMe !== undefined) conditions.push(eq(messages.fromMe, fromMe));
     const [row] = await this.db
       .update(messages)

@@ -44,7 +44,12 @@ describe("inbound pipeline", () => {
     await pipeline.handle(d.source, { type: "message", message: inbound(customer("551191234567"), { body: "Alguém?" }) });
     const list = (await call(d.adminSession, "GET", "/tickets?status=pending")).json();
     expect(list.tickets).toHaveLength(1);
-    expect(list.tickets[0]).toMatchObject({ status: "pending", unreadMessages: 2, lastMessage: "Alguém?", contact: { name: "Ana", number: "5511991234567" } });
+    expect(list.tickets[0]).toMatchObject({
+      status: "pending",
+      unreadMessages: 2,
+      lastMessage: "Alguém?",
+      contact: { name: "Ana", number: "5511991234567" },
+    });
     const history = (await call(d.adminSession, "GET", `/messages/${list.tickets[0].id}`)).json();
     expect(history.messages.map((m: { body: string }) => m.body)).toEqual(["Bom dia", "Alguém?"]);
   });
@@ -55,7 +60,11 @@ describe("inbound pipeline", () => {
     const pipeline = pipelines.get(t.ctx)!;
     await pipeline.handle(d.source, {
       type: "message",
-      message: inbound(customer("5511990001111"), { kind: "image", body: "foto", media: { data: PNG, mimeType: "image/png", fileName: "../../etc/passwd.png" } }),
+      message: inbound(customer("5511990001111"), {
+        kind: "image",
+        body: "foto",
+        media: { data: PNG, mimeType: "image/png", fileName: "../../etc/passwd.png" },
+      }),
     });
     const [ticket] = (await call(d.adminSession, "GET", "/tickets")).json().tickets;
     const [msg] = (await call(d.adminSession, "GET", `/messages/${ticket.id}`)).json().messages;
@@ -104,7 +113,16 @@ describe("inbound pipeline", () => {
     // Acks on an outbound message never move backwards.
     const [out] = await t.ctx.database.db
       .insert(messages)
-      .values({ companyId: d.company.id, ticketId: ticket.id, contactId: ticket.contact.id, connectionId: d.connection.id, providerMessageId: "OUT-1", fromMe: true, body: "oi", ack: 1 })
+      .values({
+        companyId: d.company.id,
+        ticketId: ticket.id,
+        contactId: ticket.contact.id,
+        connectionId: d.connection.id,
+        providerMessageId: "OUT-1",
+        fromMe: true,
+        body: "oi",
+        ack: 1,
+      })
       .returning();
     await pipeline.handle(d.source, { type: "ack", providerMessageId: "OUT-1", ack: 3 });
     await pipeline.handle(d.source, { type: "ack", providerMessageId: "OUT-1", ack: 2 });

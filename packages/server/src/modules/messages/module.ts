@@ -4,7 +4,9 @@ import { InboundPipeline } from "./inbound";
 import { registerMessageRoutes } from "./routes";
 
 interface EventSource {
-  onEvent(listener: (source: { companyId: number; connectionId: number }, event: import("../../channels/types").ChannelEvent) => Promise<void>): () => void;
+  onEvent(
+    listener: (source: { companyId: number; connectionId: number }, event: import("../../channels/types").ChannelEvent) => Promise<void>,
+  ): () => void;
 }
 
 /** Routes plus the inbound pipeline, subscribed to the channel manager when the app has one. */

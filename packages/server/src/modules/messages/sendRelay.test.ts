@@ -41,13 +41,28 @@ const call = (app: App, session: Session, method: "GET" | "POST", url: string, p
 async function ticketOn(connectionId: number) {
   await pipelines.get(t.ctx)!.handle(
     { companyId: tenant.company.id, connectionId },
-    { type: "message", message: { providerMessageId: `R-${++seq}`, chat: { id: `551198877${String(1000 + seq)}`, kind: "phone", pushName: "Rita" }, fromMe: false, kind: "chat", body: "oi", timestamp: new Date() } },
+    {
+      type: "message",
+      message: {
+        providerMessageId: `R-${++seq}`,
+        chat: { id: `551198877${String(1000 + seq)}`, kind: "phone", pushName: "Rita" },
+        fromMe: false,
+        kind: "chat",
+        body: "oi",
+        timestamp: new Date(),
+      },
+    },
   );
   const [row] = await t.ctx.database.db
     .select()
     .from(tickets)
     .where(and(eq(tickets.companyId, tenant.company.id), eq(tickets.connectionId, connectionId)));
-  const accepted = await t.app.inject({ method: "PUT", url: `/api/tickets/${row!.id}`, headers: tenant.adminSession.headers, payload: { status: "open", userId: tenant.admin.id } });
+  const accepted = await t.app.inject({
+    method: "PUT",
+    url: `/api/tickets/${row!.id}`,
+    headers: tenant.adminSession.headers,
+    payload: { status: "open", userId: tenant.admin.id },
+  });
   expect(accepted.statusCode).toBe(200);
   return row!;
 }
@@ -61,7 +76,10 @@ describe("sends through the connection's owner", () => {
     const ticket = await ticketOn(conn.id);
     const res = await call(second.app, tenant.adminSession, "POST", `/messages/${ticket.id}`, { body: "Resposta pelo outro nó" });
     expect(res.statusCode).toBe(201);
-    const [row] = await t.ctx.database.db.select().from(messages).where(and(eq(messages.ticketId, ticket.id), eq(messages.fromMe, true)));
+    const [row] = await t.ctx.database.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.ticketId, ticket.id), eq(messages.fromMe, true)));
     expect(row).toMatchObject({ body: expect.stringContaining("Resposta pelo outro nó"), status: "sent" });
     expect(row!.providerMessageId).toBeTruthy();
   });
@@ -78,7 +96,10 @@ describe("sends through the connection's owner", () => {
     const res = await call(second.app, tenant.adminSession, "POST", `/messages/${ticket.id}`, { body: "Ninguém entrega" });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error: "ERR_SENDING_WAPP_MSG" });
-    const [row] = await t.ctx.database.db.select().from(messages).where(and(eq(messages.ticketId, ticket.id), eq(messages.fromMe, true)));
+    const [row] = await t.ctx.database.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.ticketId, ticket.id), eq(messages.fromMe, true)));
     expect(row!.status).toBe("failed");
   });
 });

@@ -37,7 +37,13 @@ export class SendRelay {
     const [lease] = await this.ctx.database.db
       .select({ ownerId: connectionLeases.ownerId })
       .from(connectionLeases)
-      .where(and(eq(connectionLeases.connectionId, connectionId), ne(connectionLeases.ownerId, this.ctx.channels.ownerId), gt(connectionLeases.expiresAt, new Date())));
+      .where(
+        and(
+          eq(connectionLeases.connectionId, connectionId),
+          ne(connectionLeases.ownerId, this.ctx.channels.ownerId),
+          gt(connectionLeases.expiresAt, new Date()),
+        ),
+      );
     return !!lease;
   }
 

@@ -158,14 +158,22 @@ export class MessagesService {
           created.push(row!.id);
           await tx
             .update(tickets)
-            .set({ lastMessage: previewOf(row!.mediaType, row!.body, row!.mediaName), lastMessageAt: new Date(), updatedAt: new Date(), unreadMessages: 0 })
+            .set({
+              lastMessage: previewOf(row!.mediaType, row!.body, row!.mediaName),
+              lastMessageAt: new Date(),
+              updatedAt: new Date(),
+              unreadMessages: 0,
+            })
             .where(eq(tickets.id, t.id));
         }
         return created;
       });
     } catch (err) {
       if (isUniqueViolation(err, "messages_company_idempotency_key_uq")) {
-        const [existing] = await this.db.select({ id: messages.id }).from(messages).where(and(eq(messages.companyId, actor.companyId), eq(messages.idempotencyKey, input.idempotencyKey!)));
+        const [existing] = await this.db
+          .select({ id: messages.id })
+          .from(messages)
+          .where(and(eq(messages.companyId, actor.companyId), eq(messages.idempotencyKey, input.idempotencyKey!)));
         return presentMessagesById(this.db, [existing!.id]);
       }
       throw err;
@@ -222,7 +230,10 @@ export class MessagesService {
 
   /** Delivers through this process's own session of the connection (or fails NOT_CONNECTED). */
   async deliverHere(companyId: number, messageId: number, voice = false): Promise<{ message: MessageDTO; failure: ChannelError["code"] | null }> {
-    const [row] = await this.db.select().from(messages).where(and(eq(messages.id, messageId), eq(messages.companyId, companyId)));
+    const [row] = await this.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.id, messageId), eq(messages.companyId, companyId)));
     const m = row!;
     let outcome: { providerMessageId: string | null; status: "sent" | "failed" };
     let failure: ChannelError["code"] | null = null;
@@ -261,7 +272,10 @@ export class MessagesService {
       })
       .where(and(eq(messages.companyId, companyId), eq(messages.id, m.id)));
     const [dto] = await presentMessagesById(this.db, [m.id]);
-    const [t] = await this.db.select().from(tickets).where(and(eq(tickets.companyId, companyId), eq(tickets.id, m.ticketId)));
+    const [t] = await this.db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.companyId, companyId), eq(tickets.id, m.ticketId)));
     if (t) this.ctx.events.publish({ type: "messages.updated", companyId, message: dto!, scope: scopeOf(t) });
     return { message: dto!, failure };
   }
@@ -300,16 +314,25 @@ export class MessagesService {
         throw new AppError("ERR_DELETE_WAPP_MSG", 400);
       }
     }
-    await this.db.update(messages).set({ isDeleted: true, updatedAt: new Date() }).where(and(eq(messages.companyId, actor.companyId), eq(messages.id, m.id)));
+    await this.db
+      .update(messages)
+      .set({ isDeleted: true, updatedAt: new Date() })
+      .where(and(eq(messages.companyId, actor.companyId), eq(messages.id, m.id)));
     const [dto] = await presentMessagesById(this.db, [m.id]);
-    const [t] = await this.db.select().from(tickets).where(and(eq(tickets.companyId, actor.companyId), eq(tickets.id, m.ticketId)));
+    const [t] = await this.db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.companyId, actor.companyId), eq(tickets.id, m.ticketId)));
     this.ctx.events.publish({ type: "messages.updated", companyId: actor.companyId, message: dto!, scope: scopeOf(t!) });
     return dto!;
   }
 
   /** Used by the inbound pipeline and automatic messages: sends text on a ticket as the company. */
   async sendAutomatic(companyId: number, ticketId: number, body: string): Promise<MessageDTO | null> {
-    const [t] = await this.db.select().from(tickets).where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId)));
+    const [t] = await this.db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId)));
     if (!t || !body.trim()) return null;
     const [row] = await this.db
       .insert(messages)
@@ -326,4 +349,3 @@ export class MessagesService {
     return presentTicketById(this.db, companyId, ticketId);
   }
 }
-

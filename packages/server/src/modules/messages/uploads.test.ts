@@ -22,7 +22,10 @@ beforeAll(async () => {
   t = await createTestApp({ UPLOAD_MAX_MB: "1", UPLOAD_TOTAL_MAX_MB: "1.5" });
   tenant = await buildTenant(t.app);
   const db = t.ctx.database.db;
-  const [connection] = await db.insert(connections).values({ companyId: tenant.company.id, name: "Conexão", isDefault: true, status: "CONNECTED" }).returning();
+  const [connection] = await db
+    .insert(connections)
+    .values({ companyId: tenant.company.id, name: "Conexão", isDefault: true, status: "CONNECTED" })
+    .returning();
   const [contact] = await db.insert(contacts).values({ companyId: tenant.company.id, name: "Cliente", number: "5511987652222" }).returning();
   const [ticket] = await db
     .insert(tickets)
@@ -38,7 +41,11 @@ const boundary = "----balcao-stream";
 function multipart(files: { name: string; data: Buffer; type: string }[], body = "segue"): Buffer {
   const chunks: Buffer[] = [Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="body"\r\n\r\n${body}\r\n`)];
   for (const f of files) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="medias"; filename="${f.name}"\r\nContent-Type: ${f.type}\r\n\r\n`), f.data, Buffer.from("\r\n"));
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="medias"; filename="${f.name}"\r\nContent-Type: ${f.type}\r\n\r\n`),
+      f.data,
+      Buffer.from("\r\n"),
+    );
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return Buffer.concat(chunks);

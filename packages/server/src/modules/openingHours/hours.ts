@@ -8,7 +8,9 @@ export interface Slot {
 
 /** Weekday key and minutes since midnight of an instant, on the wall clock of a time zone. */
 export function localClock(at: Date, timeZone: string): { weekday: WeekdayEn; minutes: number; hour: number } {
-  const parts = new Intl.DateTimeFormat("en-US", { timeZone, weekday: "long", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(at);
+  const parts = new Intl.DateTimeFormat("en-US", { timeZone, weekday: "long", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(
+    at,
+  );
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
   const weekday = get("weekday").toLowerCase() as WeekdayEn;
   const hour = Number(get("hour")) % 24;

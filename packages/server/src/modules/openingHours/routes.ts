@@ -11,7 +11,12 @@ import { queuePolicy } from "../queues/policy";
 /** The company's seven weekdays, Monday first; a day never saved has empty times (open all day). */
 export async function loadCompanySchedules(db: DbOrTx, companyId: number): Promise<WeeklySlotDTO[]> {
   const rows = await db
-    .select({ weekday: companySchedules.weekday, weekdayEn: companySchedules.weekdayEn, startTime: companySchedules.startTime, endTime: companySchedules.endTime })
+    .select({
+      weekday: companySchedules.weekday,
+      weekdayEn: companySchedules.weekdayEn,
+      startTime: companySchedules.startTime,
+      endTime: companySchedules.endTime,
+    })
     .from(companySchedules)
     .where(eq(companySchedules.companyId, companyId));
   const byDay = new Map(rows.map((r) => [r.weekdayEn, r]));
@@ -38,18 +43,20 @@ export function registerOpeningHoursRoutes(app: App): void {
     return { companyId, schedules: await loadCompanySchedules(db, companyId) };
   });
 
-  app.put("/companies/:id/schedules", { ...auth, schema: { params: idParams, body: companySchedulesBody, tags } }, async (request): Promise<CompanySchedulesDTO> => {
-    const actor = actorOf(request);
-    const companyId = ownCompany(actor, request.params.id);
-    if (!queuePolicy.write(actor)) throw forbidden();
-    const schedules = await db.transaction(async (tx) => {
-      // The body is the whole week: days left out are cleared (open all day).
-      await tx.delete(companySchedules).where(eq(companySchedules.companyId, companyId));
-      if (request.body.schedules.length)
-        await tx.insert(companySchedules).values(request.body.schedules.map((s) => ({ companyId, ...s })));
-      return loadCompanySchedules(tx, companyId);
-    });
-    return { companyId, schedules };
-  });
+  app.put(
+    "/companies/:id/schedules",
+    { ...auth, schema: { params: idParams, body: companySchedulesBody, tags } },
+    async (request): Promise<CompanySchedulesDTO> => {
+      const actor = actorOf(request);
+      const companyId = ownCompany(actor, request.params.id);
+      if (!queuePolicy.write(actor)) throw forbidden();
+      const schedules = await db.transaction(async (tx) => {
+        // The body is the whole week: days left out are cleared (open all day).
+        await tx.delete(companySchedules).where(eq(companySchedules.companyId, companyId));
+        if (request.body.schedules.length) await tx.insert(companySchedules).values(request.body.schedules.map((s) => ({ companyId, ...s })));
+        return loadCompanySchedules(tx, companyId);
+      });
+      return { companyId, schedules };
+    },
+  );
 }
-

@@ -143,6 +143,9 @@ describe("the plan's limits apply to its companies (users, connections, queues),
     const small = (await call(superSession, "POST", "/plans", planBody({ users: 1, connections: 1, queues: 1 }))).json() as PlanWithUsageDTO;
     expect((await call(superSession, "PUT", `/companies/${company.id}`, { planId: small.id })).statusCode).toBe(200);
     expect((await call(session, "GET", "/users/list")).json()).toHaveLength(3);
-    expect((await call(session, "POST", "/queue", { name: "Fila Três", color: "#333333" })).json()).toEqual({ error: "ERR_QUEUE_LIMIT_REACHED", meta: { limit: 1 } });
+    expect((await call(session, "POST", "/queue", { name: "Fila Três", color: "#333333" })).json()).toEqual({
+      error: "ERR_QUEUE_LIMIT_REACHED",
+      meta: { limit: 1 },
+    });
   });
 });

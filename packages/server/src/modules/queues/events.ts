@@ -15,13 +15,21 @@ export const deliverQueueEvents: EventDelivery = (event) => {
   switch (event.type) {
     case "queues.created":
     case "queues.updated":
-      emits.push({ event: "queue", rooms: rooms.company(event.companyId), payload: {
-        action: event.type === "queues.created" ? "create" : "update",
-        queue: event.queue,
-      } satisfies QueueEvent });
+      emits.push({
+        event: "queue",
+        rooms: rooms.company(event.companyId),
+        payload: {
+          action: event.type === "queues.created" ? "create" : "update",
+          queue: event.queue,
+        } satisfies QueueEvent,
+      });
       return emits;
     case "queues.deleted":
-      emits.push({ event: "queue", rooms: rooms.company(event.companyId), payload: { action: "delete", queueId: event.queueId } satisfies QueueEvent });
+      emits.push({
+        event: "queue",
+        rooms: rooms.company(event.companyId),
+        payload: { action: "delete", queueId: event.queueId } satisfies QueueEvent,
+      });
       return emits;
   }
   return emits;

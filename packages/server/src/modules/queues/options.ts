@@ -95,7 +95,8 @@ export class QueueOptionsService {
   }
 
   private assertFreeNumber(all: OptionRow[], parentId: number | null, option: string, exceptId?: number): void {
-    if (all.some((o) => o.parentId === parentId && o.option === option && o.id !== exceptId)) throw new AppError("ERR_QUEUE_OPTION_ALREADY_EXISTS", 400);
+    if (all.some((o) => o.parentId === parentId && o.option === option && o.id !== exceptId))
+      throw new AppError("ERR_QUEUE_OPTION_ALREADY_EXISTS", 400);
   }
 
   async create(actor: Actor, input: CreateInput): Promise<QueueOptionDTO> {

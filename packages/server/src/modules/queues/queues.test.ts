@@ -2,7 +2,18 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_QUEUE_SCHEDULES } from "@balcao/shared";
 import { plans } from "../../db/schema";
-import { buildCompany, buildPlan, buildQueue, buildTenant, buildUser, collectEvents, connectSocket, login, nextEvent, type Session } from "../../test/factories";
+import {
+  buildCompany,
+  buildPlan,
+  buildQueue,
+  buildTenant,
+  buildUser,
+  collectEvents,
+  connectSocket,
+  login,
+  nextEvent,
+  type Session,
+} from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/testApp";
 
 let t: TestApp;
@@ -99,11 +110,26 @@ describe("queues", () => {
       ]),
     );
     const missing = await call(a.adminSession, "POST", "/queue", {});
-    expect(missing.json().issues).toEqual(expect.arrayContaining([{ path: "name", message: "Required" }, { path: "color", message: "Required" }]));
-    const badTime = await call(a.adminSession, "POST", "/queue", queueBody({ schedules: [{ weekday: "Segunda", weekdayEn: "monday", startTime: "25:00", endTime: "18:00" }] }));
+    expect(missing.json().issues).toEqual(
+      expect.arrayContaining([
+        { path: "name", message: "Required" },
+        { path: "color", message: "Required" },
+      ]),
+    );
+    const badTime = await call(
+      a.adminSession,
+      "POST",
+      "/queue",
+      queueBody({ schedules: [{ weekday: "Segunda", weekdayEn: "monday", startTime: "25:00", endTime: "18:00" }] }),
+    );
     expect(badTime.statusCode).toBe(400);
     expect(badTime.json().error).toBe("Horário inválido (HH:mm)");
-    const halfDay = await call(a.adminSession, "POST", "/queue", queueBody({ schedules: [{ weekdayEn: "monday", startTime: "08:00", endTime: "" }] }));
+    const halfDay = await call(
+      a.adminSession,
+      "POST",
+      "/queue",
+      queueBody({ schedules: [{ weekdayEn: "monday", startTime: "08:00", endTime: "" }] }),
+    );
     expect(halfDay.statusCode).toBe(400);
     const twice = await call(a.adminSession, "POST", "/queue", queueBody({ schedules: [{ weekdayEn: "monday" }, { weekdayEn: "monday" }] }));
     expect(twice.json().error).toBe("Dia da semana repetido");
@@ -281,7 +307,9 @@ describe("company schedules", () => {
     const saved = await call(a.adminSession, "PUT", `/companies/${a.company.id}/schedules`, { schedules: week });
     expect(saved.statusCode).toBe(200);
     expect(saved.json().schedules.filter((s: { startTime: string }) => s.startTime)).toEqual(week);
-    const bad = await call(a.adminSession, "PUT", `/companies/${a.company.id}/schedules`, { schedules: [{ weekdayEn: "funday", startTime: "9", endTime: "" }] });
+    const bad = await call(a.adminSession, "PUT", `/companies/${a.company.id}/schedules`, {
+      schedules: [{ weekdayEn: "funday", startTime: "9", endTime: "" }],
+    });
     expect(bad.statusCode).toBe(400);
     expect((await call(a.adminSession, "PUT", `/companies/${a.company.id}/schedules`, {})).statusCode).toBe(400);
   });

@@ -1,4 +1,12 @@
-import { idParams, queueCreateBody, queueListQuery, queueOptionCreateBody, queueOptionListQuery, queueOptionUpdateBody, queueUpdateBody } from "@balcao/shared";
+import {
+  idParams,
+  queueCreateBody,
+  queueListQuery,
+  queueOptionCreateBody,
+  queueOptionListQuery,
+  queueOptionUpdateBody,
+  queueUpdateBody,
+} from "@balcao/shared";
 import type { App } from "../../app";
 import { actorOf } from "../../http/auth";
 import { QueueOptionsService } from "./options";

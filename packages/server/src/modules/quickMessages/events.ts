@@ -15,7 +15,11 @@ export const deliverQuickMessageEvents: EventDelivery = (event) => {
   switch (event.type) {
     case "quickMessages.created":
     case "quickMessages.updated":
-      emits.push({ event: "quickmessage", rooms: rooms.company(event.companyId), payload: { action: event.type === "quickMessages.created" ? "create" : "update", record: event.record } });
+      emits.push({
+        event: "quickmessage",
+        rooms: rooms.company(event.companyId),
+        payload: { action: event.type === "quickMessages.created" ? "create" : "update", record: event.record },
+      });
       return emits;
     case "quickMessages.deleted":
       emits.push({ event: "quickmessage", rooms: rooms.company(event.companyId), payload: { action: "delete", id: event.id } });

@@ -170,11 +170,19 @@ describe("quick message events", () => {
     const leaked = collectEvents(socketB, "quickmessage");
     const payload = body();
     // Other tests' events may still be on their way through the outbox: wait for this record's.
-    const created = nextEventWhere<{ action: string; record: { id: number; shortcode: string } }>(socketA, "quickmessage", (e) => e.record?.shortcode === payload.shortcode);
+    const created = nextEventWhere<{ action: string; record: { id: number; shortcode: string } }>(
+      socketA,
+      "quickmessage",
+      (e) => e.record?.shortcode === payload.shortcode,
+    );
     const res = await call(a.userSession, "POST", "/quick-messages", payload);
     expect(await created).toMatchObject({ action: "create", record: { shortcode: payload.shortcode, companyId: a.company.id } });
     const id = res.json().id;
-    const updated = nextEventWhere<{ action: string; record?: { id: number } }>(socketA, "quickmessage", (e) => e.action === "update" && e.record?.id === id);
+    const updated = nextEventWhere<{ action: string; record?: { id: number } }>(
+      socketA,
+      "quickmessage",
+      (e) => e.action === "update" && e.record?.id === id,
+    );
     await call(a.userSession, "PUT", `/quick-messages/${id}`, { message: "Atualizada" });
     expect(await updated).toMatchObject({ action: "update", record: { id, message: "Atualizada" } });
     const deleted = nextEventWhere<{ action: string; id?: number }>(socketA, "quickmessage", (e) => e.action === "delete" && e.id === id);

@@ -1,6 +1,13 @@
 import { and, asc, eq, or, sql } from "drizzle-orm";
 import type { z } from "zod";
-import { PAGE_SIZE, type ListQuery, type QuickMessageDTO, type QuickMessageListResponse, quickMessageBody, quickMessageUpdateBody } from "@balcao/shared";
+import {
+  PAGE_SIZE,
+  type ListQuery,
+  type QuickMessageDTO,
+  type QuickMessageListResponse,
+  quickMessageBody,
+  quickMessageUpdateBody,
+} from "@balcao/shared";
 import type { AppContext } from "../../context";
 import { isUniqueViolation, type Tx } from "../../db/client";
 import { quickMessages } from "../../db/schema";

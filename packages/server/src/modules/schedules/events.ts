@@ -23,7 +23,11 @@ export const deliverScheduleEvents: EventDelivery = (event) => {
       });
       return emits;
     case "schedules.deleted":
-      emits.push({ event: "schedule", rooms: rooms.company(event.companyId), payload: { action: "delete", scheduleId: event.scheduleId } satisfies ScheduleEvent });
+      emits.push({
+        event: "schedule",
+        rooms: rooms.company(event.companyId),
+        payload: { action: "delete", scheduleId: event.scheduleId } satisfies ScheduleEvent,
+      });
       return emits;
   }
   return emits;

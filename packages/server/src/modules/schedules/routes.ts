@@ -17,7 +17,9 @@ export function registerScheduleRoutes(app: App): void {
   app.put("/schedules/:id", { ...auth, schema: { params: idParams, body: scheduleUpdateBody, tags } }, (request) =>
     schedules.update(actorOf(request), request.params.id, request.body),
   );
-  app.post("/schedules/:id/retry", { ...auth, schema: { params: idParams, tags } }, (request) => schedules.retry(actorOf(request), request.params.id));
+  app.post("/schedules/:id/retry", { ...auth, schema: { params: idParams, tags } }, (request) =>
+    schedules.retry(actorOf(request), request.params.id),
+  );
   app.delete("/schedules/:id", { ...auth, schema: { params: idParams, tags } }, async (request, reply) => {
     await schedules.remove(actorOf(request), request.params.id);
     return reply.status(204).send();

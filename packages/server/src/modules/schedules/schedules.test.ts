@@ -54,7 +54,9 @@ const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
 /** A company with a simulator connection paired in `app` (its session runs in that instance). */
 async function desk(app: App = t.app) {
   const tenant = await buildTenant(app);
-  const created = (await call(app, tenant.adminSession, "POST", "/whatsapp", { name: `Simulador ${Math.random().toString(36).slice(2, 8)}`, isDefault: true })).json();
+  const created = (
+    await call(app, tenant.adminSession, "POST", "/whatsapp", { name: `Simulador ${Math.random().toString(36).slice(2, 8)}`, isDefault: true })
+  ).json();
   const scanned = await call(app, tenant.adminSession, "POST", `/simulator/${created.id}/scan`, { code: created.qrcode });
   expect(scanned.statusCode, scanned.body).toBe(200);
   const contact = await buildContact(app.ctx, tenant.company.id, { name: "Maria Souza" });
@@ -111,14 +113,24 @@ describe("CRUD, permissions and isolation", () => {
     const res = await api(d.userSession, "POST", "/schedules", { body: "Sua consulta é amanhã", contactId: contact.id, sendAt });
     expect(res.statusCode, res.body).toBe(201);
     const created = res.json() as ScheduleDTO;
-    expect(created).toMatchObject({ status: "PENDENTE", sentAt: null, userId: d.user.id, contact: { id: contact.id, name: "Carlos Lima" }, user: { id: d.user.id } });
+    expect(created).toMatchObject({
+      status: "PENDENTE",
+      sentAt: null,
+      userId: d.user.id,
+      contact: { id: contact.id, name: "Carlos Lima" },
+      user: { id: d.user.id },
+    });
     expect(created.sendAt).toBe(new Date(sendAt).toISOString());
     let jobs = await jobsOf(created.id);
     expect(jobs.map((j) => j.state)).toEqual(["created"]);
     expect(jobs[0]!.start_after.toISOString()).toBe(created.sendAt);
 
     const later = inSeconds(7200);
-    const edited = await api(d.userSession, "PUT", `/schedules/${created.id}`, { body: "Sua consulta foi remarcada", contactId: contact.id, sendAt: later });
+    const edited = await api(d.userSession, "PUT", `/schedules/${created.id}`, {
+      body: "Sua consulta foi remarcada",
+      contactId: contact.id,
+      sendAt: later,
+    });
     expect(edited.statusCode, edited.body).toBe(200);
     expect(edited.json()).toMatchObject({ body: "Sua consulta foi remarcada", status: "PENDENTE", sendAt: new Date(later).toISOString() });
     jobs = await jobsOf(created.id);
@@ -145,7 +157,11 @@ describe("CRUD, permissions and isolation", () => {
     const ana = await buildContact(t.ctx, d.company.id, { name: "Ána Paula" });
     const bruno = await buildContact(t.ctx, d.company.id, { name: "Bruno" });
     for (let i = 0; i < 21; i++)
-      await api(d.userSession, "POST", "/schedules", { body: `Lembrete número ${i}`, contactId: i % 2 ? ana.id : bruno.id, sendAt: inSeconds(3600 + i) });
+      await api(d.userSession, "POST", "/schedules", {
+        body: `Lembrete número ${i}`,
+        contactId: i % 2 ? ana.id : bruno.id,
+        sendAt: inSeconds(3600 + i),
+      });
     await api(d.userSession, "POST", "/schedules", { body: "Promoção de boleto", contactId: bruno.id, sendAt: inSeconds(3600) });
     const first = (await api(d.userSession, "GET", "/schedules/?searchParam=&pageNumber=1")).json();
     expect(first.schedules).toHaveLength(20);
@@ -168,7 +184,9 @@ describe("CRUD, permissions and isolation", () => {
     const colleague = await buildUser(t.ctx, d.company.id, { profile: "user" });
     const colleagueSession = await login(t.app, colleague.email);
     const contact = await buildContact(t.ctx, d.company.id);
-    const mine = (await api(d.userSession, "POST", "/schedules", { body: "Lembrete do atendente", contactId: contact.id, sendAt: inSeconds(3600) })).json();
+    const mine = (
+      await api(d.userSession, "POST", "/schedules", { body: "Lembrete do atendente", contactId: contact.id, sendAt: inSeconds(3600) })
+    ).json();
     expect((await api(colleagueSession, "GET", `/schedules/${mine.id}`)).statusCode).toBe(200);
     expect((await api(colleagueSession, "PUT", `/schedules/${mine.id}`, { body: "Mudado por outro" })).statusCode).toBe(403);
     expect((await api(colleagueSession, "DELETE", `/schedules/${mine.id}`)).statusCode).toBe(403);
@@ -188,7 +206,9 @@ describe("CRUD, permissions and isolation", () => {
     try {
       const seenByB = collectEvents<ScheduleEvent>(socketB, "schedule");
       const arrived = nextEventWhere<ScheduleEvent>(socketA, "schedule", (e) => e.action === "create", 5000);
-      const created = (await api(a.userSession, "POST", "/schedules", { body: "Só da empresa A", contactId: contactA.id, sendAt: inSeconds(3600) })).json();
+      const created = (
+        await api(a.userSession, "POST", "/schedules", { body: "Só da empresa A", contactId: contactA.id, sendAt: inSeconds(3600) })
+      ).json();
       expect(await arrived).toMatchObject({ action: "create", schedule: { id: created.id, body: "Só da empresa A" } });
       for (const [method, payload] of [["GET"], ["PUT", { body: "Invasão de B" }], ["DELETE"], ["POST", undefined]] as const) {
         const url = method === "POST" ? `/schedules/${created.id}/retry` : `/schedules/${created.id}`;
@@ -197,7 +217,11 @@ describe("CRUD, permissions and isolation", () => {
         expect(res.json().error).toBe("ERR_NO_SCHEDULE_FOUND");
       }
       expect((await api(b.adminSession, "GET", `/schedules/${999_999_999}`)).json().error).toBe("ERR_NO_SCHEDULE_FOUND");
-      const foreignContact = await api(b.adminSession, "POST", "/schedules", { body: "Para contato de A", contactId: contactA.id, sendAt: inSeconds(3600) });
+      const foreignContact = await api(b.adminSession, "POST", "/schedules", {
+        body: "Para contato de A",
+        contactId: contactA.id,
+        sendAt: inSeconds(3600),
+      });
       expect(foreignContact.statusCode).toBe(404);
       expect(foreignContact.json().error).toBe("ERR_NO_CONTACT_FOUND");
       expect((await api(b.adminSession, "GET", "/schedules")).json().schedules).toEqual([]);
@@ -217,7 +241,11 @@ describe("sending (spec §4 Schedule; exactly once, through the connection's pro
     const socket = await connectSocket(t.app, d.adminSession.token);
     try {
       const sent = nextEventWhere<ScheduleEvent>(socket, "schedule", (e) => e.action === "update" && e.schedule.status === "ENVIADA", 15_000);
-      const res = await api(d.userSession, "POST", "/schedules", { body: "Olá {{firstName}}, sua entrega chega hoje.", contactId: d.contact.id, sendAt: inSeconds(1) });
+      const res = await api(d.userSession, "POST", "/schedules", {
+        body: "Olá {{firstName}}, sua entrega chega hoje.",
+        contactId: d.contact.id,
+        sendAt: inSeconds(1),
+      });
       expect(res.statusCode, res.body).toBe(201);
       const created = res.json() as ScheduleDTO;
       const event = (await sent) as Extract<ScheduleEvent, { schedule: ScheduleDTO }>;
@@ -227,11 +255,19 @@ describe("sending (spec §4 Schedule; exactly once, through the connection's pro
       expect(phoneInbox(t.ctx, d.connectionId, d.contact.number!)).toEqual(["Olá Maria, sua entrega chega hoje."]);
       const row = await statusOf(created.id);
       const [ticket] = await db().select().from(tickets).where(eq(tickets.id, row.ticketId!));
-      expect(ticket).toMatchObject({ status: "open", userId: d.user.id, contactId: d.contact.id, connectionId: d.connectionId, lastMessage: "Olá Maria, sua entrega chega hoje." });
+      expect(ticket).toMatchObject({
+        status: "open",
+        userId: d.user.id,
+        contactId: d.contact.id,
+        connectionId: d.connectionId,
+        lastMessage: "Olá Maria, sua entrega chega hoje.",
+      });
       const history = (await api(d.userSession, "GET", `/messages/${ticket!.id}`)).json();
       expect(history.messages).toMatchObject([{ body: "Olá Maria, sua entrega chega hoje.", fromMe: true, status: "sent" }]);
       // Once sent: no edits, no retry.
-      expect((await api(d.userSession, "PUT", `/schedules/${created.id}`, { body: "Tarde demais para mudar" })).json().error).toBe("ERR_SCHEDULE_ALREADY_SENT");
+      expect((await api(d.userSession, "PUT", `/schedules/${created.id}`, { body: "Tarde demais para mudar" })).json().error).toBe(
+        "ERR_SCHEDULE_ALREADY_SENT",
+      );
       expect((await jobsOf(created.id)).map((j) => j.state)).toEqual(["completed"]);
     } finally {
       socket.disconnect();
@@ -241,7 +277,14 @@ describe("sending (spec §4 Schedule; exactly once, through the connection's pro
   it("made from a ticket, it goes out on that ticket's connection and conversation", async () => {
     const d = await desk();
     const opened = (await api(d.adminSession, "POST", "/tickets", { contactId: d.contact.id, status: "open", whatsappId: d.connectionId })).json();
-    const created = (await api(d.adminSession, "POST", "/schedules", { body: "Retorno combinado", contactId: d.contact.id, ticketId: opened.id, sendAt: inSeconds(1) })).json();
+    const created = (
+      await api(d.adminSession, "POST", "/schedules", {
+        body: "Retorno combinado",
+        contactId: d.contact.id,
+        ticketId: opened.id,
+        sendAt: inSeconds(1),
+      })
+    ).json();
     expect(created).toMatchObject({ ticketId: opened.id, connectionId: d.connectionId });
     await poll(async () => (await statusOf(created.id)).status).toBe("ENVIADA");
     expect((await statusOf(created.id)).ticketId).toBe(opened.id);
@@ -249,7 +292,12 @@ describe("sending (spec §4 Schedule; exactly once, through the connection's pro
     expect(history.messages.map((m: { body: string }) => m.body)).toEqual(["Retorno combinado"]);
     // A ticket of another contact is refused.
     const other = await buildContact(t.ctx, d.company.id);
-    const mismatch = await api(d.adminSession, "POST", "/schedules", { body: "Contato errado", contactId: other.id, ticketId: opened.id, sendAt: inSeconds(60) });
+    const mismatch = await api(d.adminSession, "POST", "/schedules", {
+      body: "Contato errado",
+      contactId: other.id,
+      ticketId: opened.id,
+      sendAt: inSeconds(60),
+    });
     expect(mismatch.statusCode).toBe(400);
   });
 
@@ -260,7 +308,9 @@ describe("sending (spec §4 Schedule; exactly once, through the connection's pro
       .values({ companyId: d.company.id, name: "Desconectada", isDefault: true, status: "DISCONNECTED", channel: "simulator" })
       .returning();
     const contact = await buildContact(t.ctx, d.company.id, { name: "João" });
-    const created = (await api(d.userSession, "POST", "/schedules", { body: "Mensagem que vai falhar", contactId: contact.id, sendAt: inSeconds(1) })).json();
+    const created = (
+      await api(d.userSession, "POST", "/schedules", { body: "Mensagem que vai falhar", contactId: contact.id, sendAt: inSeconds(1) })
+    ).json();
     await poll(async () => (await statusOf(created.id)).status).toBe("ERRO");
     const failed = (await api(d.userSession, "GET", `/schedules/${created.id}`)).json();
     expect(failed).toMatchObject({ status: "ERRO", sentAt: null, lastError: "ERR_WAPP_NOT_INITIALIZED" });
@@ -304,7 +354,10 @@ describe("sending (spec §4 Schedule; exactly once, through the connection's pro
     expect(phoneInbox(t.ctx, d.connectionId, d.contact.number!)).toEqual(["Aviso disputado"]);
     // Both instances' workers polled every job; the database holds one message per schedule.
     for (const id of [...ids, raced!.id]) {
-      const rows = await db().select().from(messages).where(and(eq(messages.companyId, d.company.id), like(messages.idempotencyKey, `schedule:${id}:%`)));
+      const rows = await db()
+        .select()
+        .from(messages)
+        .where(and(eq(messages.companyId, d.company.id), like(messages.idempotencyKey, `schedule:${id}:%`)));
       expect(rows, `schedule ${id}`).toHaveLength(1);
     }
     // A job run again later (at-least-once delivery) finds nothing to send.
@@ -318,7 +371,16 @@ describe("sending (spec §4 Schedule; exactly once, through the connection's pro
     const d = await desk();
     const ticket = (await api(d.adminSession, "POST", "/tickets", { contactId: d.contact.id, status: "open", whatsappId: d.connectionId })).json();
     const expired = new Date(Date.now() - 1000);
-    const base = { companyId: d.company.id, contactId: d.contact.id, userId: d.admin.id, connectionId: d.connectionId, sendAt: new Date(Date.now() - 5000), status: "AGENDADA", lockedUntil: expired, attempts: 1 };
+    const base = {
+      companyId: d.company.id,
+      contactId: d.contact.id,
+      userId: d.admin.id,
+      connectionId: d.connectionId,
+      sendAt: new Date(Date.now() - 5000),
+      status: "AGENDADA",
+      lockedUntil: expired,
+      attempts: 1,
+    };
     const [unconfirmed, confirmed, neverStored] = await db()
       .insert(scheduledMessages)
       .values([
@@ -337,7 +399,9 @@ describe("sending (spec §4 Schedule; exactly once, through the connection's pro
       status,
       idempotencyKey: scheduleMessageKey(id, 1),
     });
-    await db().insert(messages).values([message(unconfirmed!.id, "pending"), message(confirmed!.id, "sent")]);
+    await db()
+      .insert(messages)
+      .values([message(unconfirmed!.id, "pending"), message(confirmed!.id, "sent")]);
     await senderFor(t.ctx).poll();
     await poll(async () => (await statusOf(neverStored!.id)).status).toBe("ENVIADA");
     expect(await statusOf(unconfirmed!.id)).toMatchObject({ status: "ERRO", lastError: "ERR_SCHEDULE_INTERRUPTED", sentAt: null });
@@ -353,7 +417,16 @@ describe("sending (spec §4 Schedule; exactly once, through the connection's pro
       .values([
         { companyId: d.company.id, body: "Job perdido", contactId: d.contact.id, userId: d.user.id, sendAt: minuteAgo },
         // Handed to a connection whose owner is gone (no lease), a minute ago.
-        { companyId: d.company.id, body: "Sem dono", contactId: d.contact.id, userId: d.user.id, sendAt: minuteAgo, status: "AGENDADA", connectionId: null, updatedAt: minuteAgo },
+        {
+          companyId: d.company.id,
+          body: "Sem dono",
+          contactId: d.contact.id,
+          userId: d.user.id,
+          sendAt: minuteAgo,
+          status: "AGENDADA",
+          connectionId: null,
+          updatedAt: minuteAgo,
+        },
       ])
       .returning();
     expect(await jobsOf(lost!.id)).toEqual([]);
@@ -396,9 +469,16 @@ describe("sending (spec §4 Schedule; exactly once, through the connection's pro
         child!.once("exit", (code) => reject(new Error(`child server exited (${code})`)));
       });
       const leaseOwner = async () =>
-        (await own.ctx.database.pool!.query<{ owner_id: string }>("select owner_id from connection_leases where connection_id = $1 and company_id = $2", [d.connectionId, d.company.id])).rows[0]?.owner_id;
+        (
+          await own.ctx.database.pool!.query<{ owner_id: string }>(
+            "select owner_id from connection_leases where connection_id = $1 and company_id = $2",
+            [d.connectionId, d.company.id],
+          )
+        ).rows[0]?.owner_id;
       await expect.poll(leaseOwner, { timeout: 20_000, interval: 100 }).toBe(childOwner);
-      const created = (await call(own.app, d.userSession, "POST", "/schedules", { body: "Enviada apesar do kill -9", contactId: d.contact.id, sendAt: inSeconds(3) })).json();
+      const created = (
+        await call(own.app, d.userSession, "POST", "/schedules", { body: "Enviada apesar do kill -9", contactId: d.contact.id, sendAt: inSeconds(3) })
+      ).json();
       // The owner dies without any chance to clean up: its lease stays until it expires.
       child.kill("SIGKILL");
       await new Promise((resolve) => child!.once("exit", resolve));
@@ -407,7 +487,10 @@ describe("sending (spec §4 Schedule; exactly once, through the connection's pro
       await expect.poll(async () => (await statusNow()).status, { timeout: 30_000, interval: 200 }).toBe("ENVIADA");
       expect(await leaseOwner()).toBe(own.ctx.channels.ownerId);
       expect(phoneInbox(own.ctx, d.connectionId, d.contact.number!)).toEqual(["Enviada apesar do kill -9"]);
-      const copies = await own.ctx.database.db.select().from(messages).where(and(eq(messages.companyId, d.company.id), like(messages.idempotencyKey, `schedule:${created.id}:%`)));
+      const copies = await own.ctx.database.db
+        .select()
+        .from(messages)
+        .where(and(eq(messages.companyId, d.company.id), like(messages.idempotencyKey, `schedule:${created.id}:%`)));
       expect(copies).toHaveLength(1);
     } finally {
       if (child && child.exitCode === null) child.kill("SIGKILL");
@@ -420,7 +503,13 @@ describe("sending (spec §4 Schedule; exactly once, through the connection's pro
     let next: Awaited<ReturnType<typeof sibling>> | undefined;
     try {
       const d = await desk(own.app);
-      const created = (await call(own.app, d.userSession, "POST", "/schedules", { body: "Enviada depois do reinício", contactId: d.contact.id, sendAt: inSeconds(2) })).json();
+      const created = (
+        await call(own.app, d.userSession, "POST", "/schedules", {
+          body: "Enviada depois do reinício",
+          contactId: d.contact.id,
+          sendAt: inSeconds(2),
+        })
+      ).json();
       // Stopped before the time, as `npm start` stops on SIGTERM: sessions and leases first, then the app.
       await own.ctx.channels.stop();
       await own.app.close();
@@ -430,7 +519,10 @@ describe("sending (spec §4 Schedule; exactly once, through the connection's pro
       // The pairing is stored: the new process starts the connection's session and it comes up connected.
       await next.ctx.channels.command(d.company.id, d.connectionId, "start");
       await expect
-        .poll(async () => (await next!.ctx.database.db.select().from(scheduledMessages).where(eq(scheduledMessages.id, created.id)))[0]!.status, { timeout: 15_000, interval: 100 })
+        .poll(async () => (await next!.ctx.database.db.select().from(scheduledMessages).where(eq(scheduledMessages.id, created.id)))[0]!.status, {
+          timeout: 15_000,
+          interval: 100,
+        })
         .toBe("ENVIADA");
       expect(phoneInbox(next.ctx, d.connectionId, d.contact.number!)).toEqual(["Enviada depois do reinício"]);
     } finally {

@@ -112,7 +112,14 @@ export class ScheduleSender {
       const [row] = await tx
         .update(scheduledMessages)
         .set({ status: "AGENDADA", connectionId, lockedUntil: null, updatedAt: new Date() })
-        .where(and(eq(scheduledMessages.companyId, companyId), eq(scheduledMessages.id, s.id), eq(scheduledMessages.status, "PENDENTE"), isNull(scheduledMessages.sentAt)))
+        .where(
+          and(
+            eq(scheduledMessages.companyId, companyId),
+            eq(scheduledMessages.id, s.id),
+            eq(scheduledMessages.status, "PENDENTE"),
+            isNull(scheduledMessages.sentAt),
+          ),
+        )
         .returning();
       if (!row) return null;
       await this.recordUpdated(tx, companyId, row.id);
@@ -160,7 +167,9 @@ export class ScheduleSender {
     const [lease] = await this.db
       .select({ id: connectionLeases.connectionId })
       .from(connectionLeases)
-      .where(and(eq(connectionLeases.companyId, companyId), eq(connectionLeases.connectionId, connectionId), sql`${connectionLeases.expiresAt} > now()`))
+      .where(
+        and(eq(connectionLeases.companyId, companyId), eq(connectionLeases.connectionId, connectionId), sql`${connectionLeases.expiresAt} > now()`),
+      )
       .limit(1);
     return !!lease;
   }
@@ -178,7 +187,10 @@ export class ScheduleSender {
             eq(scheduledMessages.status, "AGENDADA"),
             inArray(scheduledMessages.connectionId, local),
             // Each schedule is its connection's company's (every process runs sessions of many companies).
-            inArray(scheduledMessages.companyId, this.db.select({ id: connections.companyId }).from(connections).where(inArray(connections.id, local))),
+            inArray(
+              scheduledMessages.companyId,
+              this.db.select({ id: connections.companyId }).from(connections).where(inArray(connections.id, local)),
+            ),
             or(isNull(scheduledMessages.lockedUntil), lt(scheduledMessages.lockedUntil, sql`now()`)),
           ),
         )
@@ -244,7 +256,11 @@ export class ScheduleSender {
         .where(and(eq(scheduledMessages.companyId, companyId), eq(scheduledMessages.id, s.id)));
       const ticket = (await presentTicketById(tx, companyId, ticketId))!;
       const [dto] = await presentMessagesById(tx, [message!.id]);
-      await this.ctx.events.record(tx, { type: "messages.created", companyId, message: dto!, ticket }, { type: "tickets.updated", companyId, ticket });
+      await this.ctx.events.record(
+        tx,
+        { type: "messages.created", companyId, message: dto!, ticket },
+        { type: "tickets.updated", companyId, ticket },
+      );
       return { messageId: message!.id, attempt };
     });
     if (!prepared) return;
@@ -278,7 +294,14 @@ export class ScheduleSender {
       tx
         .select({ id: tickets.id })
         .from(tickets)
-        .where(and(eq(tickets.companyId, s.companyId), eq(tickets.contactId, s.contactId), eq(tickets.connectionId, connectionId), ne(tickets.status, "closed")))
+        .where(
+          and(
+            eq(tickets.companyId, s.companyId),
+            eq(tickets.contactId, s.contactId),
+            eq(tickets.connectionId, connectionId),
+            ne(tickets.status, "closed"),
+          ),
+        )
         .limit(1);
     const [existing] = await live();
     if (existing) return existing.id;
@@ -288,7 +311,11 @@ export class ScheduleSender {
       .where(and(eq(contacts.companyId, s.companyId), eq(contacts.id, s.contactId)))
       .limit(1);
     const [author] = s.userId
-      ? await tx.select({ id: users.id }).from(users).where(and(eq(users.id, s.userId), eq(users.companyId, s.companyId))).limit(1)
+      ? await tx
+          .select({ id: users.id })
+          .from(users)
+          .where(and(eq(users.id, s.userId), eq(users.companyId, s.companyId)))
+          .limit(1)
       : [];
     // Like an attendant starting a conversation: open and theirs; with no author left it waits in line.
     const [created] = await tx
@@ -341,7 +368,14 @@ export class ScheduleSender {
       const [s] = await tx
         .select({ id: scheduledMessages.id })
         .from(scheduledMessages)
-        .where(and(eq(scheduledMessages.companyId, companyId), eq(scheduledMessages.id, scheduleId), eq(scheduledMessages.status, "AGENDADA"), isNull(scheduledMessages.lockedUntil)))
+        .where(
+          and(
+            eq(scheduledMessages.companyId, companyId),
+            eq(scheduledMessages.id, scheduleId),
+            eq(scheduledMessages.status, "AGENDADA"),
+            isNull(scheduledMessages.lockedUntil),
+          ),
+        )
         .for("update", { skipLocked: true })
         .limit(1);
       if (s) await this.settle(tx, scheduleId, companyId, { error }, { status: "AGENDADA" });
@@ -362,7 +396,13 @@ export class ScheduleSender {
     const late = await this.db
       .select({ id: scheduledMessages.id, companyId: scheduledMessages.companyId, sendAt: scheduledMessages.sendAt })
       .from(scheduledMessages)
-      .where(and(eq(scheduledMessages.status, "PENDENTE"), isNull(scheduledMessages.sentAt), lt(scheduledMessages.sendAt, sql`now() - (${LATE_SECONDS}::int * interval '1 second')`)))
+      .where(
+        and(
+          eq(scheduledMessages.status, "PENDENTE"),
+          isNull(scheduledMessages.sentAt),
+          lt(scheduledMessages.sendAt, sql`now() - (${LATE_SECONDS}::int * interval '1 second')`),
+        ),
+      )
       .limit(500);
     for (const s of late) await this.enqueue(s.companyId, s.id, new Date());
 
@@ -409,7 +449,11 @@ export function senderFor(ctx: AppContext): ScheduleSender {
 /** The module's background work: the send job, the minute sweep, and the owner's poll. */
 export function startScheduleSender(ctx: AppContext): () => void {
   const sender = senderFor(ctx);
-  ctx.jobs.register<ScheduleJobPayload>(SCHEDULE_SEND_JOB, (job) => sender.due(job.payload), { retryLimit: 5, retryDelaySec: 1, expireInSeconds: 60 });
+  ctx.jobs.register<ScheduleJobPayload>(SCHEDULE_SEND_JOB, (job) => sender.due(job.payload), {
+    retryLimit: 5,
+    retryDelaySec: 1,
+    expireInSeconds: 60,
+  });
   ctx.jobs.every(SCHEDULE_SWEEP_JOB, "* * * * *", () => sender.sweep());
   const timer = setInterval(() => void sender.poll(), OWNER_POLL_MS);
   timer.unref();

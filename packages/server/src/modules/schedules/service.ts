@@ -94,7 +94,13 @@ export class SchedulesService {
   /** The ticket a schedule is made from: the company's, visible to the actor, of the same contact. */
   private async connectionOfTicket(tx: Tx, actor: Actor, ticketId: number, contactId: number): Promise<number | null> {
     const [t] = await tx
-      .select({ contactId: tickets.contactId, connectionId: tickets.connectionId, userId: tickets.userId, queueId: tickets.queueId, status: tickets.status })
+      .select({
+        contactId: tickets.contactId,
+        connectionId: tickets.connectionId,
+        userId: tickets.userId,
+        queueId: tickets.queueId,
+        status: tickets.status,
+      })
       .from(tickets)
       .where(and(eq(tickets.companyId, actor.companyId), eq(tickets.id, ticketId)))
       .limit(1);
@@ -196,7 +202,14 @@ export class SchedulesService {
       const now = new Date();
       const [row] = await tx
         .update(scheduledMessages)
-        .set({ status: "PENDENTE", sendAt: now, lastError: null, lockedUntil: null, connectionId: current.ticketId ? current.connectionId : null, updatedAt: now })
+        .set({
+          status: "PENDENTE",
+          sendAt: now,
+          lastError: null,
+          lockedUntil: null,
+          connectionId: current.ticketId ? current.connectionId : null,
+          updatedAt: now,
+        })
         .where(and(eq(scheduledMessages.id, id), eq(scheduledMessages.companyId, actor.companyId), eq(scheduledMessages.status, "ERRO")))
         .returning();
       if (!row) throw new AppError("ERR_SCHEDULE_SENDING", 409);

@@ -9,6 +9,7 @@ declare module "../../events/bus" {
 
 export const deliverSettingEvents: EventDelivery = (event) => {
   const emits: SocketEmit[] = [];
-  if (event.type === "settings.updated") emits.push({ event: "settings", rooms: rooms.company(event.companyId), payload: { action: "update", setting: event.setting } });
+  if (event.type === "settings.updated")
+    emits.push({ event: "settings", rooms: rooms.company(event.companyId), payload: { action: "update", setting: event.setting } });
   return emits;
 };

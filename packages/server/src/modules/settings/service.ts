@@ -32,7 +32,10 @@ export async function saveCompanySetting(ctx: AppContext, companyId: number, key
   if (!row) throw notFound("ERR_NO_SETTING_FOUND");
   // campaignsEnabled lives on the company row too (plan flag and menus read it there): keep both in step.
   if (key === "campaignsEnabled")
-    await ctx.database.db.update(companies).set({ campaignsEnabled: row.value === "true", updatedAt: new Date() }).where(eq(companies.id, companyId));
+    await ctx.database.db
+      .update(companies)
+      .set({ campaignsEnabled: row.value === "true", updatedAt: new Date() })
+      .where(eq(companies.id, companyId));
   ctx.events.publish({ type: "settings.updated", companyId, setting: row });
   return row;
 }

@@ -20,7 +20,11 @@ export const deliverTagEvents: EventDelivery = (event) => {
   switch (event.type) {
     case "tags.created":
     case "tags.updated":
-      emits.push({ event: "tag", rooms: rooms.company(event.companyId), payload: { action: event.type === "tags.created" ? "create" : "update", tag: event.tag } });
+      emits.push({
+        event: "tag",
+        rooms: rooms.company(event.companyId),
+        payload: { action: event.type === "tags.created" ? "create" : "update", tag: event.tag },
+      });
       return emits;
     case "tags.deleted":
       emits.push({ event: "tag", rooms: rooms.company(event.companyId), payload: { action: "delete", tagId: event.tagId } });

@@ -97,7 +97,13 @@ export class TagsService {
     if (input.kanban === 1 && !tagPolicy.setKanban(actor)) throw forbidden();
     const [row] = await this.db
       .insert(tags)
-      .values({ companyId: actor.companyId, name: input.name, color: input.color ?? colorForName(input.name), kanban: input.kanban ?? 0, userId: actor.id })
+      .values({
+        companyId: actor.companyId,
+        name: input.name,
+        color: input.color ?? colorForName(input.name),
+        kanban: input.kanban ?? 0,
+        userId: actor.id,
+      })
       .returning();
     const tag = presentTag(row!, 0);
     this.ctx.events.publish({ type: "tags.created", companyId: actor.companyId, tag });
@@ -210,4 +216,3 @@ export class TagsService {
     });
   }
 }
-

@@ -3,7 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COLOR_PALETTE } from "@balcao/shared";
 import type { DomainEvent } from "../../events/bus";
 import { tags, tickets, ticketTags, userQueues } from "../../db/schema";
-import { buildCompany, buildContact, buildQueue, buildTag, buildTenant, buildUser, collectEvents, connectSocket, login, nextEvent, type Session } from "../../test/factories";
+import {
+  buildCompany,
+  buildContact,
+  buildQueue,
+  buildTag,
+  buildTenant,
+  buildUser,
+  collectEvents,
+  connectSocket,
+  login,
+  nextEvent,
+  type Session,
+} from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/testApp";
 
 let t: TestApp;
@@ -61,7 +73,13 @@ describe("permission matrix of the tags endpoints", () => {
       const ticket = await ticketRow(a.company.id);
       const url = path.replace(":tag", String(tag.id)).replace(":ticket", String(ticket.id));
       const body =
-        path === "/tags/sync" ? { ticketId: ticket.id, tags: [{ id: tag.id }] } : method === "POST" ? { name: "Nova Tag" } : method === "PUT" && path.startsWith("/tags") ? { name: "Renomeada" } : undefined;
+        path === "/tags/sync"
+          ? { ticketId: ticket.id, tags: [{ id: tag.id }] }
+          : method === "POST"
+            ? { name: "Nova Tag" }
+            : method === "PUT" && path.startsWith("/tags")
+              ? { name: "Renomeada" }
+              : undefined;
       const res = await call(session, method, url, body);
       expect({ role, status: res.statusCode }).toEqual({ role, status: expected });
       if (expected === 403) expect(res.json()).toEqual({ error: "ERR_NO_PERMISSION" });
@@ -151,9 +169,16 @@ describe("listing", () => {
 describe("tagging tickets", () => {
   it("sync replaces the ticket's tags; add is idempotent; clear removes all; each publishes tickets.tagsChanged", async () => {
     const ticket = await ticketRow(a.company.id);
-    const [x, y, z] = [await buildTag(t.ctx, a.company.id, { name: "Xis" }), await buildTag(t.ctx, a.company.id, { name: "Ypsilon" }), await buildTag(t.ctx, a.company.id, { name: "Zeta" })];
+    const [x, y, z] = [
+      await buildTag(t.ctx, a.company.id, { name: "Xis" }),
+      await buildTag(t.ctx, a.company.id, { name: "Ypsilon" }),
+      await buildTag(t.ctx, a.company.id, { name: "Zeta" }),
+    ];
     published.length = 0;
-    const synced = await call(a.userSession, "POST", "/tags/sync", { ticketId: ticket.id, tags: [{ id: x.id, name: "ignored" }, { id: y.id }, { id: y.id }] });
+    const synced = await call(a.userSession, "POST", "/tags/sync", {
+      ticketId: ticket.id,
+      tags: [{ id: x.id, name: "ignored" }, { id: y.id }, { id: y.id }],
+    });
     expect(synced.statusCode).toBe(200);
     expect(synced.json()).toEqual({ ticketId: ticket.id, tags: [expect.objectContaining({ id: x.id }), expect.objectContaining({ id: y.id })] });
     expect(await tagIdsOf(ticket.id)).toEqual([x.id, y.id].sort((p, q) => p - q));
@@ -161,7 +186,12 @@ describe("tagging tickets", () => {
     expect(await tagIdsOf(ticket.id)).toEqual([z.id]);
     await call(a.userSession, "PUT", `/ticket-tags/${ticket.id}/${x.id}`);
     const again = await call(a.userSession, "PUT", `/ticket-tags/${ticket.id}/${x.id}`);
-    expect(again.json().tags.map((tag: { id: number }) => tag.id).sort()).toEqual([x.id, z.id].sort());
+    expect(
+      again
+        .json()
+        .tags.map((tag: { id: number }) => tag.id)
+        .sort(),
+    ).toEqual([x.id, z.id].sort());
     const cleared = await call(a.userSession, "DELETE", `/ticket-tags/${ticket.id}`);
     expect(cleared.json()).toEqual({ ticketId: ticket.id, tags: [] });
     expect(await tagIdsOf(ticket.id)).toEqual([]);
@@ -243,7 +273,13 @@ describe("two-company isolation", () => {
     const missing = 2_000_000_000;
     const pairs: [string, string, object | undefined, string, object | undefined][] = [
       ["POST", "/tags/sync", { ticketId: theirTicket.id, tags: [{ id: myTag.id }] }, "/tags/sync", { ticketId: missing, tags: [{ id: myTag.id }] }],
-      ["POST", "/tags/sync", { ticketId: myTicket.id, tags: [{ id: theirTag.id }] }, "/tags/sync", { ticketId: myTicket.id, tags: [{ id: missing }] }],
+      [
+        "POST",
+        "/tags/sync",
+        { ticketId: myTicket.id, tags: [{ id: theirTag.id }] },
+        "/tags/sync",
+        { ticketId: myTicket.id, tags: [{ id: missing }] },
+      ],
       ["PUT", `/ticket-tags/${theirTicket.id}/${myTag.id}`, undefined, `/ticket-tags/${missing}/${myTag.id}`, undefined],
       ["PUT", `/ticket-tags/${myTicket.id}/${theirTag.id}`, undefined, `/ticket-tags/${myTicket.id}/${missing}`, undefined],
       ["DELETE", `/ticket-tags/${theirTicket.id}`, undefined, `/ticket-tags/${missing}`, undefined],

@@ -16,17 +16,17 @@ export function registerTicketNoteRoutes(app: App): void {
   const auth = { preHandler: app.authenticate };
 
   const visibleTicket = async (actor: Actor, ticketId: number) => {
-    const [t] = await db.select().from(tickets).where(and(eq(tickets.id, ticketId), eq(tickets.companyId, actor.companyId))).limit(1);
+    const [t] = await db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, actor.companyId)))
+      .limit(1);
     if (!t) throw notFound("ERR_NO_TICKET_FOUND");
     if (!canSeeTicket(actor, t)) throw new AppError("ERR_ACCESS_DENIED", 403);
     return t;
   };
 
-  const select = () =>
-    db
-      .select({ note: ticketNotes, userName: users.name })
-      .from(ticketNotes)
-      .leftJoin(users, eq(users.id, ticketNotes.userId));
+  const select = () => db.select({ note: ticketNotes, userName: users.name }).from(ticketNotes).leftJoin(users, eq(users.id, ticketNotes.userId));
   const present = (r: { note: typeof ticketNotes.$inferSelect; userName: string | null }): TicketNoteDTO => ({
     id: r.note.id,
     note: r.note.note,

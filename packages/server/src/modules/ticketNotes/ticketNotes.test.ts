@@ -13,7 +13,10 @@ const call = (s: Session, method: "GET" | "POST" | "DELETE", url: string, payloa
   t.app.inject({ method, url: `/api${url}`, headers: s.headers, ...(payload ? { payload } : {}) });
 
 async function ticketFor(companyId: number) {
-  const [contact] = await t.ctx.database.db.insert(contacts).values({ companyId, name: "Cliente", number: `55119${Date.now() % 100000000}` }).returning();
+  const [contact] = await t.ctx.database.db
+    .insert(contacts)
+    .values({ companyId, name: "Cliente", number: `55119${Date.now() % 100000000}` })
+    .returning();
   const [ticket] = await t.ctx.database.db.insert(tickets).values({ companyId, contactId: contact!.id, status: "pending" }).returning();
   return ticket!;
 }
@@ -26,14 +29,20 @@ describe("ticket notes", () => {
     const short = await call(a.userSession, "POST", "/ticket-notes", { note: "x", ticketId: ticket.id, contactId: ticket.contactId });
     expect(short.statusCode).toBe(400);
     expect(short.json().issues).toContainEqual({ path: "note", message: "Mensagem muito curta" });
-    const created = await call(a.userSession, "POST", "/ticket-notes", { note: "Cliente prefere ligação à tarde", ticketId: ticket.id, contactId: ticket.contactId });
+    const created = await call(a.userSession, "POST", "/ticket-notes", {
+      note: "Cliente prefere ligação à tarde",
+      ticketId: ticket.id,
+      contactId: ticket.contactId,
+    });
     expect(created.statusCode).toBe(201);
     expect(created.json()).toMatchObject({ note: "Cliente prefere ligação à tarde", user: { id: a.user.id } });
     const list = await call(a.adminSession, "GET", `/ticket-notes/list?ticketId=${ticket.id}&contactId=${ticket.contactId}`);
     expect(list.json()).toHaveLength(1);
     // Company B can neither list, add to, nor delete A's notes.
     expect((await call(b.adminSession, "GET", `/ticket-notes/list?ticketId=${ticket.id}&contactId=${ticket.contactId}`)).statusCode).toBe(404);
-    expect((await call(b.adminSession, "POST", "/ticket-notes", { note: "intruso", ticketId: ticket.id, contactId: ticket.contactId })).statusCode).toBe(404);
+    expect(
+      (await call(b.adminSession, "POST", "/ticket-notes", { note: "intruso", ticketId: ticket.id, contactId: ticket.contactId })).statusCode,
+    ).toBe(404);
     expect((await call(b.adminSession, "DELETE", `/ticket-notes/${created.json().id}`)).statusCode).toBe(404);
     const colleague = await buildUser(t.ctx, a.company.id);
     expect((await call(await login(t.app, colleague.email), "DELETE", `/ticket-notes/${created.json().id}`)).statusCode).toBe(403);

@@ -20,8 +20,14 @@ async function desk(attendants: number) {
   const admin = await buildUser(t.ctx, company.id, { profile: "admin" });
   const users = await Promise.all(Array.from({ length: attendants }, () => buildUser(t.ctx, company.id)));
   if (users.length) await db.insert(userQueues).values(users.map((u) => ({ companyId: company.id, userId: u.id, queueId: queue.id })));
-  const [connection] = await db.insert(connections).values({ companyId: company.id, name: `Conexão ${++seq}`, isDefault: true, status: "CONNECTED" }).returning();
-  const [contact] = await db.insert(contacts).values({ companyId: company.id, name: `Cliente ${++seq}`, number: `55119${String(20_000_000 + seq)}` }).returning();
+  const [connection] = await db
+    .insert(connections)
+    .values({ companyId: company.id, name: `Conexão ${++seq}`, isDefault: true, status: "CONNECTED" })
+    .returning();
+  const [contact] = await db
+    .insert(contacts)
+    .values({ companyId: company.id, name: `Cliente ${++seq}`, number: `55119${String(20_000_000 + seq)}` })
+    .returning();
   const [ticket] = await db
     .insert(tickets)
     .values({ companyId: company.id, contactId: contact!.id, connectionId: connection!.id, queueId: queue.id, status: "pending", unreadMessages: 2 })

@@ -48,7 +48,10 @@ type CyclePatch = Partial<Pick<typeof attendanceCycles.$inferInsert, "queuedAt" 
 
 async function patch(tx: Tx, t: CycleTicket, values: CyclePatch & { finishedAt?: Date; rated?: boolean }) {
   const cycle = await openCycle(tx, t);
-  await tx.update(attendanceCycles).set({ ...values, updatedAt: new Date() }).where(eq(attendanceCycles.id, cycle.id));
+  await tx
+    .update(attendanceCycles)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(attendanceCycles.id, cycle.id));
 }
 
 export const cycles = {

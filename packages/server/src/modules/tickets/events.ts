@@ -36,10 +36,18 @@ export const deliverTicketEvents: EventDelivery = (event) => {
       return emits;
     }
     case "tickets.deleted":
-      emits.push({ event: "ticket", rooms: ticketRooms(event.companyId, event.previous), payload: { action: "delete", ticketId: event.ticketId } satisfies TicketEvent });
+      emits.push({
+        event: "ticket",
+        rooms: ticketRooms(event.companyId, event.previous),
+        payload: { action: "delete", ticketId: event.ticketId } satisfies TicketEvent,
+      });
       return emits;
     case "tickets.unreadReset":
-      emits.push({ event: "ticket", rooms: ticketRooms(event.companyId, event.scope), payload: { action: "updateUnread", ticketId: event.ticketId } satisfies TicketEvent });
+      emits.push({
+        event: "ticket",
+        rooms: ticketRooms(event.companyId, event.scope),
+        payload: { action: "updateUnread", ticketId: event.ticketId } satisfies TicketEvent,
+      });
       return emits;
   }
   return emits;

@@ -41,7 +41,15 @@ export async function presentTickets(db: DbOrTx, rows: TicketRow[]): Promise<Tic
     .from(ticketTags)
     .innerJoin(tags, eq(tags.id, ticketTags.tagId))
     // A page belongs to one company; the company filter keeps this child lookup scoped like its parents.
-    .where(and(forCompany(ticketTags, rows[0]!.ticket.companyId), inArray(ticketTags.ticketId, rows.map((r) => r.ticket.id))))
+    .where(
+      and(
+        forCompany(ticketTags, rows[0]!.ticket.companyId),
+        inArray(
+          ticketTags.ticketId,
+          rows.map((r) => r.ticket.id),
+        ),
+      ),
+    )
     .orderBy(asc(tags.name));
   const tagsByTicket = new Map<number, TicketDTO["tags"]>();
   for (const t of tagRows) {

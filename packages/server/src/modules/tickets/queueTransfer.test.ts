@@ -58,7 +58,10 @@ async function customerWrites(d: Awaited<ReturnType<typeof desk>>, chat: Channel
     type: "message",
     message: { providerMessageId: `QT-${++seq}`, chat, fromMe: false, kind: "chat", body: "oi", timestamp: new Date() },
   });
-  const [row] = await db().select().from(tickets).where(and(eq(tickets.companyId, d.company.id), eq(tickets.connectionId, d.connection.id)));
+  const [row] = await db()
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.companyId, d.company.id), eq(tickets.connectionId, d.connection.id)));
   return row!;
 }
 
@@ -72,7 +75,10 @@ async function jobsOf(ticketId: number) {
 
 /** The clock moves: the waiting job becomes due now. */
 const makeDue = (ticketId: number) =>
-  pool().query("update pgboss.job set start_after = now() where name = $1 and singleton_key = $2 and state = 'created'", [QUEUE_TRANSFER_JOB, `ticket:${ticketId}`]);
+  pool().query("update pgboss.job set start_after = now() where name = $1 and singleton_key = $2 and state = 'created'", [
+    QUEUE_TRANSFER_JOB,
+    `ticket:${ticketId}`,
+  ]);
 
 describe("timed queue transfer (timeSendQueue → sendIdQueue)", () => {
   it("schedules one job per waiting ticket, due timeSendQueue minutes later, however often it is updated", async () => {
@@ -109,7 +115,10 @@ describe("timed queue transfer (timeSendQueue → sendIdQueue)", () => {
       expect(moved!.queueId).toBe(d.queue.id);
       await poll(async () => (await jobsOf(ticket.id)).map((j) => j.state)).toEqual(["completed"]);
       // Two runners polled the same queue; the job ran once and the ticket was updated once.
-      const { rows } = await pool().query("select count(*)::int as n from outbox_events where type = 'tickets.updated' and (payload->'ticket'->>'id')::int = $1 and payload->'ticket'->>'queueId' is not null", [ticket.id]);
+      const { rows } = await pool().query(
+        "select count(*)::int as n from outbox_events where type = 'tickets.updated' and (payload->'ticket'->>'id')::int = $1 and payload->'ticket'->>'queueId' is not null",
+        [ticket.id],
+      );
       expect(rows[0].n).toBe(1);
     } finally {
       socket.disconnect();
@@ -121,7 +130,12 @@ describe("timed queue transfer (timeSendQueue → sendIdQueue)", () => {
     const ticket = await customerWrites(d, customer());
     await t.ctx.events.drain();
     await poll(async () => (await jobsOf(ticket.id)).length).toBe(1);
-    const accepted = await t.app.inject({ method: "PUT", url: `/api/tickets/${ticket.id}`, headers: d.adminSession.headers, payload: { status: "open", userId: d.admin.id } });
+    const accepted = await t.app.inject({
+      method: "PUT",
+      url: `/api/tickets/${ticket.id}`,
+      headers: d.adminSession.headers,
+      payload: { status: "open", userId: d.admin.id },
+    });
     expect(accepted.statusCode).toBe(200);
     await makeDue(ticket.id);
     await poll(async () => (await jobsOf(ticket.id)).map((j) => j.state)).toEqual(["completed"]);

@@ -130,12 +130,20 @@ export class TicketsService {
   }
 
   private async assertQueue(tx: Tx, companyId: number, queueId: number): Promise<void> {
-    const [q] = await tx.select({ id: queues.id }).from(queues).where(and(eq(queues.id, queueId), eq(queues.companyId, companyId))).limit(1);
+    const [q] = await tx
+      .select({ id: queues.id })
+      .from(queues)
+      .where(and(eq(queues.id, queueId), eq(queues.companyId, companyId)))
+      .limit(1);
     if (!q) throw new AppError("ERR_NO_QUEUE_FOUND", 400);
   }
 
   private async assertUser(tx: Tx, companyId: number, userId: number, queueId: number | null): Promise<void> {
-    const [u] = await tx.select({ id: users.id, profile: users.profile }).from(users).where(and(eq(users.id, userId), eq(users.companyId, companyId))).limit(1);
+    const [u] = await tx
+      .select({ id: users.id, profile: users.profile })
+      .from(users)
+      .where(and(eq(users.id, userId), eq(users.companyId, companyId)))
+      .limit(1);
     if (!u) throw new AppError("ERR_NO_USER_FOUND", 400);
     if (queueId !== null && u.profile !== "admin") {
       const [member] = await tx
@@ -157,7 +165,11 @@ export class TicketsService {
       ne(tickets.status, "closed"),
     ];
     if (t.id) conditions.push(ne(tickets.id, t.id));
-    const [other] = await tx.select({ id: tickets.id, userId: tickets.userId }).from(tickets).where(and(...conditions)).limit(1);
+    const [other] = await tx
+      .select({ id: tickets.id, userId: tickets.userId })
+      .from(tickets)
+      .where(and(...conditions))
+      .limit(1);
     if (other) throw new AppError("ERR_OTHER_OPEN_TICKET", 400, { ticketId: other.id });
   }
 
@@ -209,7 +221,12 @@ export class TicketsService {
     const [c] = await tx.select({ id: connections.id }).from(connections).where(condition).limit(1);
     if (c) return c.id;
     if (requested) throw new AppError("ERR_NO_WAPP_FOUND", 400);
-    const [any] = await tx.select({ id: connections.id }).from(connections).where(eq(connections.companyId, companyId)).orderBy(connections.id).limit(1);
+    const [any] = await tx
+      .select({ id: connections.id })
+      .from(connections)
+      .where(eq(connections.companyId, companyId))
+      .orderBy(connections.id)
+      .limit(1);
     if (!any) throw new AppError("ERR_NO_DEF_WAPP_FOUND", 400);
     return any.id;
   }
@@ -219,79 +236,81 @@ export class TicketsService {
    * otherwise the target status decides (accept, reopen, return, resolve).
    */
   async update(actor: Actor, id: number, input: UpdateInput): Promise<TicketDTO> {
-    const result = await this.db.transaction(async (tx) => {
-      // Locked: 30 attendants accepting one pending ticket at once get one winner, not 30 (issue 11).
-      const t = await this.findVisible(actor, eq(tickets.id, id), tx, true);
-      const before = scopeOf(t);
-      const now = new Date();
-      let next: Partial<TicketRecord> = {};
-      let transition: "transfer" | "accept" | "reopen" | "return" | "resolve" | "reassign" | "none" = "none";
+    const result = await this.db
+      .transaction(async (tx) => {
+        // Locked: 30 attendants accepting one pending ticket at once get one winner, not 30 (issue 11).
+        const t = await this.findVisible(actor, eq(tickets.id, id), tx, true);
+        const before = scopeOf(t);
+        const now = new Date();
+        let next: Partial<TicketRecord> = {};
+        let transition: "transfer" | "accept" | "reopen" | "return" | "resolve" | "reassign" | "none" = "none";
 
-      const queueChanges = input.queueId !== undefined && input.queueId !== t.queueId;
-      const userChanges = input.userId !== undefined && input.userId !== t.userId;
-      if (t.status !== "closed" && input.queueId !== undefined && (queueChanges || (input.userId && userChanges))) {
-        transition = "transfer";
-      } else if (input.status === "open" && t.status === "pending") transition = "accept";
-      else if (input.status === "open" && t.status === "closed") transition = "reopen";
-      else if (input.status === "pending" && t.status === "open") transition = "return";
-      else if (input.status === "closed" && t.status !== "closed") transition = "resolve";
-      else if (input.userId && userChanges && t.status === "open") transition = "reassign";
+        const queueChanges = input.queueId !== undefined && input.queueId !== t.queueId;
+        const userChanges = input.userId !== undefined && input.userId !== t.userId;
+        if (t.status !== "closed" && input.queueId !== undefined && (queueChanges || (input.userId && userChanges))) {
+          transition = "transfer";
+        } else if (input.status === "open" && t.status === "pending") transition = "accept";
+        else if (input.status === "open" && t.status === "closed") transition = "reopen";
+        else if (input.status === "pending" && t.status === "open") transition = "return";
+        else if (input.status === "closed" && t.status !== "closed") transition = "resolve";
+        else if (input.userId && userChanges && t.status === "open") transition = "reassign";
 
-      switch (transition) {
-        case "transfer": {
-          if (!ticketPolicy.handle(actor, t)) throw forbidden();
-          const queueId = input.queueId ?? null;
-          if (queueId !== null) await this.assertQueue(tx, actor.companyId, queueId);
-          if (input.userId) {
-            await this.assertUser(tx, actor.companyId, input.userId, queueId);
-            next = { queueId, userId: input.userId, status: "open" };
-          } else next = { queueId, userId: null, status: "pending" };
-          break;
+        switch (transition) {
+          case "transfer": {
+            if (!ticketPolicy.handle(actor, t)) throw forbidden();
+            const queueId = input.queueId ?? null;
+            if (queueId !== null) await this.assertQueue(tx, actor.companyId, queueId);
+            if (input.userId) {
+              await this.assertUser(tx, actor.companyId, input.userId, queueId);
+              next = { queueId, userId: input.userId, status: "open" };
+            } else next = { queueId, userId: null, status: "pending" };
+            break;
+          }
+          case "accept":
+            if (!ticketPolicy.take(actor, t)) throw forbidden();
+            next = { status: "open", userId: actor.id, unreadMessages: 0, chatbot: false };
+            break;
+          case "reopen":
+            if (!ticketPolicy.take(actor, t)) throw forbidden();
+            await this.assertNoOtherActive(tx, { ...t, id: t.id });
+            next = { status: "open", userId: actor.id, unreadMessages: 0 };
+            break;
+          case "return":
+            if (!ticketPolicy.handle(actor, t)) throw forbidden();
+            next = { status: "pending", userId: null };
+            break;
+          case "resolve":
+            if (!ticketPolicy.handle(actor, t)) throw forbidden();
+            next = { status: "closed", userId: actor.id, chatbot: false, queueOptionId: null };
+            break;
+          case "reassign":
+            if (!ticketPolicy.handle(actor, t)) throw forbidden();
+            await this.assertUser(tx, actor.companyId, input.userId!, t.queueId);
+            next = { userId: input.userId! };
+            break;
+          case "none":
+            // Accepting a ticket someone else accepted a moment ago: say so instead of a silent 200.
+            if (input.status === "open" && t.status === "open" && t.userId !== null && t.userId !== actor.id && input.userId === undefined)
+              throw new AppError("ERR_TICKET_ALREADY_ACCEPTED", 409, { userId: t.userId });
+            // Nothing to change (`{}`, the same status or queue): the ticket as it is.
+            return { before, after: t, transition, unreadReset: false };
         }
-        case "accept":
-          if (!ticketPolicy.take(actor, t)) throw forbidden();
-          next = { status: "open", userId: actor.id, unreadMessages: 0, chatbot: false };
-          break;
-        case "reopen":
-          if (!ticketPolicy.take(actor, t)) throw forbidden();
-          await this.assertNoOtherActive(tx, { ...t, id: t.id });
-          next = { status: "open", userId: actor.id, unreadMessages: 0 };
-          break;
-        case "return":
-          if (!ticketPolicy.handle(actor, t)) throw forbidden();
-          next = { status: "pending", userId: null };
-          break;
-        case "resolve":
-          if (!ticketPolicy.handle(actor, t)) throw forbidden();
-          next = { status: "closed", userId: actor.id, chatbot: false, queueOptionId: null };
-          break;
-        case "reassign":
-          if (!ticketPolicy.handle(actor, t)) throw forbidden();
-          await this.assertUser(tx, actor.companyId, input.userId!, t.queueId);
-          next = { userId: input.userId! };
-          break;
-        case "none":
-          // Accepting a ticket someone else accepted a moment ago: say so instead of a silent 200.
-          if (input.status === "open" && t.status === "open" && t.userId !== null && t.userId !== actor.id && input.userId === undefined)
-            throw new AppError("ERR_TICKET_ALREADY_ACCEPTED", 409, { userId: t.userId });
-          // Nothing to change (`{}`, the same status or queue): the ticket as it is.
-          return { before, after: t, transition, unreadReset: false };
-      }
-      const [updated] = await tx
-        .update(tickets)
-        .set({ ...next, updatedAt: now })
-        .where(eq(tickets.id, t.id))
-        .returning();
-      const u = updated!;
-      if (transition === "accept" || transition === "reopen" || transition === "reassign" || (transition === "transfer" && u.userId))
-        await cycles.started(tx, u, u.userId!);
-      else if (transition === "return" || (transition === "transfer" && !u.userId)) await cycles.queued(tx, u);
-      else if (transition === "resolve") await cycles.finished(tx, u, actor.id);
-      return { before, after: u, transition, unreadReset: t.unreadMessages > 0 && u.unreadMessages === 0 };
-    }).catch((err) => {
-      if (isUniqueViolation(err, "tickets_company_contact_connection_active_uq")) throw new AppError("ERR_OTHER_OPEN_TICKET", 400);
-      throw err;
-    });
+        const [updated] = await tx
+          .update(tickets)
+          .set({ ...next, updatedAt: now })
+          .where(eq(tickets.id, t.id))
+          .returning();
+        const u = updated!;
+        if (transition === "accept" || transition === "reopen" || transition === "reassign" || (transition === "transfer" && u.userId))
+          await cycles.started(tx, u, u.userId!);
+        else if (transition === "return" || (transition === "transfer" && !u.userId)) await cycles.queued(tx, u);
+        else if (transition === "resolve") await cycles.finished(tx, u, actor.id);
+        return { before, after: u, transition, unreadReset: t.unreadMessages > 0 && u.unreadMessages === 0 };
+      })
+      .catch((err) => {
+        if (isUniqueViolation(err, "tickets_company_contact_connection_active_uq")) throw new AppError("ERR_OTHER_OPEN_TICKET", 400);
+        throw err;
+      });
 
     const dto = (await presentTicketById(this.db, actor.companyId, id))!;
     if (result.transition !== "none") {
@@ -305,7 +324,8 @@ export class TicketsService {
         before: result.before,
       });
     }
-    if (result.unreadReset) this.ctx.events.publish({ type: "tickets.unreadReset", companyId: actor.companyId, ticketId: id, scope: scopeOf(result.after) });
+    if (result.unreadReset)
+      this.ctx.events.publish({ type: "tickets.unreadReset", companyId: actor.companyId, ticketId: id, scope: scopeOf(result.after) });
     return dto;
   }
 

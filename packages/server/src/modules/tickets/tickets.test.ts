@@ -9,7 +9,10 @@ let t: TestApp;
 let seq = 0;
 
 async function addConnection(ctx: AppContext, companyId: number, isDefault = true) {
-  const [row] = await ctx.database.db.insert(connections).values({ companyId, name: `Conexão ${++seq}`, isDefault, status: "CONNECTED" }).returning();
+  const [row] = await ctx.database.db
+    .insert(connections)
+    .values({ companyId, name: `Conexão ${++seq}`, isDefault, status: "CONNECTED" })
+    .returning();
   return row!;
 }
 async function addContact(ctx: AppContext, companyId: number, name = `Cliente ${++seq}`, number = `55119${String(10_000_000 + ++seq)}`) {
@@ -17,7 +20,10 @@ async function addContact(ctx: AppContext, companyId: number, name = `Cliente ${
   return row!;
 }
 async function addTicket(ctx: AppContext, values: Partial<typeof tickets.$inferInsert> & { companyId: number; contactId: number }) {
-  const [row] = await ctx.database.db.insert(tickets).values({ status: "pending", ...values }).returning();
+  const [row] = await ctx.database.db
+    .insert(tickets)
+    .values({ status: "pending", ...values })
+    .returning();
   return row!;
 }
 
@@ -51,8 +57,18 @@ describe("who sees what", () => {
   it("a profile-user lists its queues' and queue-less tickets only; admins list all", async () => {
     const d = await buildDesk();
     const c = d.company.id;
-    const inQ1 = await addTicket(t.ctx, { companyId: c, contactId: (await addContact(t.ctx, c)).id, queueId: d.q1.id, connectionId: d.connection.id });
-    const inQ2 = await addTicket(t.ctx, { companyId: c, contactId: (await addContact(t.ctx, c)).id, queueId: d.q2.id, connectionId: d.connection.id });
+    const inQ1 = await addTicket(t.ctx, {
+      companyId: c,
+      contactId: (await addContact(t.ctx, c)).id,
+      queueId: d.q1.id,
+      connectionId: d.connection.id,
+    });
+    const inQ2 = await addTicket(t.ctx, {
+      companyId: c,
+      contactId: (await addContact(t.ctx, c)).id,
+      queueId: d.q2.id,
+      connectionId: d.connection.id,
+    });
     const noQueue = await addTicket(t.ctx, { companyId: c, contactId: (await addContact(t.ctx, c)).id, connectionId: d.connection.id });
     const userView = ids(await call(d.userSession, "GET", "/tickets?status=pending"));
     expect(userView).toEqual(expect.arrayContaining([inQ1.id, noQueue.id]));
@@ -78,7 +94,10 @@ describe("who sees what", () => {
     expect(cross.body).toBe(missing.body);
     expect((await call(foreign.adminSession, "GET", `/tickets/u/${inQ2.uuid}`)).statusCode).toBe(404);
     expect(ids(await call(foreign.adminSession, "GET", "/tickets"))).not.toContain(inQ2.id);
-    for (const [method, body] of [["PUT", { status: "open" }], ["DELETE", undefined]] as const) {
+    for (const [method, body] of [
+      ["PUT", { status: "open" }],
+      ["DELETE", undefined],
+    ] as const) {
       expect((await call(foreign.adminSession, method, `/tickets/${inQ2.id}`, body)).statusCode).toBe(404);
     }
     const [still] = await t.ctx.database.db.select().from(tickets).where(eq(tickets.id, inQ2.id));
@@ -88,8 +107,20 @@ describe("who sees what", () => {
   it("the open and closed tabs show one's own tickets unless an admin asks for all", async () => {
     const d = await buildDesk();
     const c = d.company.id;
-    const mine = await addTicket(t.ctx, { companyId: c, contactId: (await addContact(t.ctx, c)).id, queueId: d.q1.id, status: "open", userId: d.user.id });
-    const theirs = await addTicket(t.ctx, { companyId: c, contactId: (await addContact(t.ctx, c)).id, queueId: d.q1.id, status: "open", userId: d.admin.id });
+    const mine = await addTicket(t.ctx, {
+      companyId: c,
+      contactId: (await addContact(t.ctx, c)).id,
+      queueId: d.q1.id,
+      status: "open",
+      userId: d.user.id,
+    });
+    const theirs = await addTicket(t.ctx, {
+      companyId: c,
+      contactId: (await addContact(t.ctx, c)).id,
+      queueId: d.q1.id,
+      status: "open",
+      userId: d.admin.id,
+    });
     expect(ids(await call(d.userSession, "GET", "/tickets?status=open"))).toEqual([mine.id]);
     expect(ids(await call(d.adminSession, "GET", "/tickets?status=open"))).toEqual([theirs.id]);
     expect(ids(await call(d.adminSession, "GET", "/tickets?status=open&showAll=true"))).toEqual([theirs.id, mine.id]);
@@ -102,8 +133,18 @@ describe("listing filters", () => {
     const d = await buildDesk();
     const c = d.company.id;
     const db = t.ctx.database.db;
-    const joao = await addTicket(t.ctx, { companyId: c, contactId: (await addContact(t.ctx, c, "João Conceição", "5511987650001")).id, connectionId: d.connection.id });
-    const maria = await addTicket(t.ctx, { companyId: c, contactId: (await addContact(t.ctx, c, "Maria", "5511987650002")).id, connectionId: d.connection.id, unreadMessages: 2, queueId: d.q1.id });
+    const joao = await addTicket(t.ctx, {
+      companyId: c,
+      contactId: (await addContact(t.ctx, c, "João Conceição", "5511987650001")).id,
+      connectionId: d.connection.id,
+    });
+    const maria = await addTicket(t.ctx, {
+      companyId: c,
+      contactId: (await addContact(t.ctx, c, "Maria", "5511987650002")).id,
+      connectionId: d.connection.id,
+      unreadMessages: 2,
+      queueId: d.q1.id,
+    });
     await db.insert(messages).values({ companyId: c, ticketId: maria.id, body: "Quero um orçamento de PÃO" });
     expect(ids(await call(d.adminSession, "GET", "/tickets?searchParam=joao%20CONCEICAO"))).toEqual([joao.id]);
     expect(ids(await call(d.adminSession, "GET", "/tickets?searchParam=650002"))).toEqual([maria.id]);
@@ -111,7 +152,13 @@ describe("listing filters", () => {
     expect(ids(await call(d.adminSession, "GET", "/tickets?searchParam=%25"))).toEqual([]);
     expect(ids(await call(d.adminSession, "GET", "/tickets?withUnreadMessages=true"))).toEqual([maria.id]);
     expect(ids(await call(d.adminSession, "GET", `/tickets?queueIds=[${d.q2.id}]`))).toEqual([joao.id]);
-    const [vip, hot] = await db.insert(tags).values([{ companyId: c, name: "VIP", color: "#000" }, { companyId: c, name: "Quente", color: "#f00" }]).returning();
+    const [vip, hot] = await db
+      .insert(tags)
+      .values([
+        { companyId: c, name: "VIP", color: "#000" },
+        { companyId: c, name: "Quente", color: "#f00" },
+      ])
+      .returning();
     await db.insert(ticketTags).values([
       { companyId: c, ticketId: joao.id, tagId: vip!.id },
       { companyId: c, ticketId: maria.id, tagId: vip!.id },
@@ -120,7 +167,12 @@ describe("listing filters", () => {
     expect(ids(await call(d.adminSession, "GET", `/tickets?tags=${vip!.id},${hot!.id}`)).sort()).toEqual([maria.id]);
     const res = await call(d.adminSession, "GET", `/tickets?tags=[${vip!.id}]`);
     expect(ids(res).sort()).toEqual([joao.id, maria.id].sort());
-    expect(res.json().tickets.find((x: { id: number }) => x.id === maria.id).tags.map((g: { name: string }) => g.name)).toEqual(["Quente", "VIP"]);
+    expect(
+      res
+        .json()
+        .tickets.find((x: { id: number }) => x.id === maria.id)
+        .tags.map((g: { name: string }) => g.name),
+    ).toEqual(["Quente", "VIP"]);
     const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo" }).format(new Date());
     expect(ids(await call(d.adminSession, "GET", `/tickets?date=${today}`)).sort()).toEqual([joao.id, maria.id].sort());
     expect(ids(await call(d.adminSession, "GET", `/tickets?date=2001-01-01`))).toEqual([]);
@@ -151,7 +203,13 @@ describe("lifecycle (PUT /tickets/:id)", () => {
   it("accept → return → accept → resolve → reopen, with one attendance cycle per attendance", async () => {
     const d = await buildDesk();
     const c = d.company.id;
-    const ticket = await addTicket(t.ctx, { companyId: c, contactId: (await addContact(t.ctx, c)).id, queueId: d.q1.id, connectionId: d.connection.id, unreadMessages: 3 });
+    const ticket = await addTicket(t.ctx, {
+      companyId: c,
+      contactId: (await addContact(t.ctx, c)).id,
+      queueId: d.q1.id,
+      connectionId: d.connection.id,
+      unreadMessages: 3,
+    });
     const put = (s: Session, body: object) => call(s, "PUT", `/tickets/${ticket.id}`, body);
     const accepted = await put(d.userSession, { status: "open", userId: d.admin.id });
     expect(accepted.statusCode).toBe(200);
@@ -176,7 +234,13 @@ describe("lifecycle (PUT /tickets/:id)", () => {
   it("transfer: queue only → pending with the user cleared; queue + user → assigned to that user", async () => {
     const d = await buildDesk();
     const c = d.company.id;
-    const ticket = await addTicket(t.ctx, { companyId: c, contactId: (await addContact(t.ctx, c)).id, queueId: d.q1.id, status: "open", userId: d.user.id });
+    const ticket = await addTicket(t.ctx, {
+      companyId: c,
+      contactId: (await addContact(t.ctx, c)).id,
+      queueId: d.q1.id,
+      status: "open",
+      userId: d.user.id,
+    });
     const toQueue = await call(d.userSession, "PUT", `/tickets/${ticket.id}`, { queueId: d.q2.id, userId: null, status: "pending" });
     expect(toQueue.json()).toMatchObject({ status: "pending", userId: null, queueId: d.q2.id });
     // Now in queue 2, the first attendant no longer sees it.
@@ -184,7 +248,9 @@ describe("lifecycle (PUT /tickets/:id)", () => {
     const toUser = await call(d.adminSession, "PUT", `/tickets/${ticket.id}`, { queueId: d.q1.id, userId: d.user.id });
     expect(toUser.json()).toMatchObject({ status: "open", userId: d.user.id, queueId: d.q1.id });
     // A user outside the target queue cannot receive it; a foreign queue is refused.
-    expect((await call(d.adminSession, "PUT", `/tickets/${ticket.id}`, { queueId: d.q1.id, userId: d.other.id })).json()).toEqual({ error: "Acesso não permitido" });
+    expect((await call(d.adminSession, "PUT", `/tickets/${ticket.id}`, { queueId: d.q1.id, userId: d.other.id })).json()).toEqual({
+      error: "Acesso não permitido",
+    });
     const foreign = await buildDesk();
     expect((await call(d.adminSession, "PUT", `/tickets/${ticket.id}`, { queueId: foreign.q1.id })).json()).toEqual({ error: "ERR_NO_QUEUE_FOUND" });
   });
@@ -211,7 +277,13 @@ describe("POST /tickets and DELETE /tickets/:id", () => {
     expect((await call(d.userSession, "POST", "/tickets", { contactId: contact.id, queueId: d.q2.id })).statusCode).toBe(403);
     const created = await call(d.userSession, "POST", "/tickets", { contactId: contact.id, queueId: d.q1.id, userId: d.user.id, status: "open" });
     expect(created.statusCode).toBe(201);
-    expect(created.json()).toMatchObject({ status: "open", userId: d.user.id, queueId: d.q1.id, whatsappId: d.connection.id, contact: { id: contact.id } });
+    expect(created.json()).toMatchObject({
+      status: "open",
+      userId: d.user.id,
+      queueId: d.q1.id,
+      whatsappId: d.connection.id,
+      contact: { id: contact.id },
+    });
     const again = await call(d.adminSession, "POST", "/tickets", { contactId: contact.id, status: "open" });
     expect(again.statusCode).toBe(400);
     expect(again.json().error).toBe("ERR_OTHER_OPEN_TICKET");
@@ -235,7 +307,13 @@ describe("live ticket events", () => {
     const d = await buildDesk();
     const foreign = await buildDesk();
     const c = d.company.id;
-    const ticket = await addTicket(t.ctx, { companyId: c, contactId: (await addContact(t.ctx, c)).id, queueId: d.q1.id, connectionId: d.connection.id, unreadMessages: 1 });
+    const ticket = await addTicket(t.ctx, {
+      companyId: c,
+      contactId: (await addContact(t.ctx, c)).id,
+      queueId: d.q1.id,
+      connectionId: d.connection.id,
+      unreadMessages: 1,
+    });
     const q1Socket = await connectSocket(t.app, d.userSession.token);
     const q2Socket = await connectSocket(t.app, d.otherSession.token);
     const adminSocket = await connectSocket(t.app, d.adminSession.token);
@@ -243,7 +321,11 @@ describe("live ticket events", () => {
     const q2Seen = collectEvents(q2Socket, "ticket");
     const foreignSeen = collectEvents(foreignSocket, "ticket");
     const q1Events = collectEvents<{ action: string }>(q1Socket, "ticket");
-    const adminUpdate = nextEventWhere<{ action: string; ticket: { id: number; status: string } }>(adminSocket, "ticket", (e) => e.action === "update");
+    const adminUpdate = nextEventWhere<{ action: string; ticket: { id: number; status: string } }>(
+      adminSocket,
+      "ticket",
+      (e) => e.action === "update",
+    );
     await call(d.userSession, "PUT", `/tickets/${ticket.id}`, { status: "open" });
     expect(await adminUpdate).toMatchObject({ action: "update", ticket: { id: ticket.id, status: "open" } });
     // Events reach sockets through the outbox: each arrives shortly after the call, in order.
@@ -272,7 +354,10 @@ describe("live ticket events", () => {
     await call(d.adminSession, "PUT", `/tickets/${ticket.id}`, { status: "open" });
     expect(await event).toMatchObject({ action: "update", ticket: { id: ticket.id } });
     socket.close();
-    const [member] = await t.ctx.database.db.select().from(userQueues).where(and(eq(userQueues.userId, d.user.id), eq(userQueues.queueId, d.q2.id)));
+    const [member] = await t.ctx.database.db
+      .select()
+      .from(userQueues)
+      .where(and(eq(userQueues.userId, d.user.id), eq(userQueues.queueId, d.q2.id)));
     expect(member).toBeTruthy();
   });
 });

@@ -15,7 +15,11 @@ export const deliverUserEvents: EventDelivery = (event) => {
   switch (event.type) {
     case "users.created":
     case "users.updated":
-      emits.push({ event: "user", rooms: rooms.company(event.companyId), payload: { action: event.type === "users.created" ? "create" : "update", user: event.user } });
+      emits.push({
+        event: "user",
+        rooms: rooms.company(event.companyId),
+        payload: { action: event.type === "users.created" ? "create" : "update", user: event.user },
+      });
       // Moving the user's sockets between rooms (or closing them on a profile change): realtime/revocation.ts.
       return emits;
     case "users.deleted":

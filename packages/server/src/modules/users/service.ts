@@ -1,5 +1,15 @@
 import { and, asc, count, eq, inArray, or, sql } from "drizzle-orm";
-import { PAGE_SIZE, type ListQuery, type UserCreateBody, type UserDTO, type UserListResponse, type UserSimpleDTO, userCreateBody, userUpdateBody, type UserUpdateBody } from "@balcao/shared";
+import {
+  PAGE_SIZE,
+  type ListQuery,
+  type UserCreateBody,
+  type UserDTO,
+  type UserListResponse,
+  type UserSimpleDTO,
+  userCreateBody,
+  userUpdateBody,
+  type UserUpdateBody,
+} from "@balcao/shared";
 import type { z } from "zod";
 import type { AppContext } from "../../context";
 import { isUniqueViolation, type Tx } from "../../db/client";

@@ -19,7 +19,12 @@ const call = (s: Session, method: "GET" | "POST" | "PUT" | "DELETE", url: string
 
 async function desk() {
   const d = await buildTenant(t.app);
-  const created = await call(d.adminSession, "POST", "/users", { name: "Sara Supervisora", email: `sara-${Date.now()}-${Math.random()}@test.dev`, password: "secret-123", profile: "supervisor" });
+  const created = await call(d.adminSession, "POST", "/users", {
+    name: "Sara Supervisora",
+    email: `sara-${Date.now()}-${Math.random()}@test.dev`,
+    password: "secret-123",
+    profile: "supervisor",
+  });
   expect(created.statusCode, created.body).toBe(201);
   const supervisor = created.json() as UserDTO;
   const supervisorSession = await login(t.app, supervisor.email);
@@ -34,10 +39,30 @@ describe("supervisor profile", () => {
     const listed = (await call(d.adminSession, "GET", `/users?searchParam=sara`)).json().users as UserDTO[];
     expect(listed.map((u) => u.profile)).toEqual(["supervisor"]);
     // An attendant cannot promote itself, nor can a supervisor promote anyone or create users.
-    expect((await call(d.userSession, "PUT", `/users/${d.user.id}`, { name: d.user.name, email: d.user.email, profile: "supervisor" })).statusCode).toBe(403);
+    expect(
+      (await call(d.userSession, "PUT", `/users/${d.user.id}`, { name: d.user.name, email: d.user.email, profile: "supervisor" })).statusCode,
+    ).toBe(403);
     expect((await call(d.supervisorSession, "PUT", `/users/${d.user.id}`, { profile: "supervisor" })).statusCode).toBe(403);
-    expect((await call(d.supervisorSession, "POST", "/users", { name: "Outro", email: `o-${Date.now()}@test.dev`, password: "secret-123", profile: "user" })).statusCode).toBe(403);
-    expect((await call(d.adminSession, "POST", "/users", { name: "Inválido", email: `i-${Date.now()}@test.dev`, password: "secret-123", profile: "owner" })).statusCode).toBe(400);
+    expect(
+      (
+        await call(d.supervisorSession, "POST", "/users", {
+          name: "Outro",
+          email: `o-${Date.now()}@test.dev`,
+          password: "secret-123",
+          profile: "user",
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect(
+      (
+        await call(d.adminSession, "POST", "/users", {
+          name: "Inválido",
+          email: `i-${Date.now()}@test.dev`,
+          password: "secret-123",
+          profile: "owner",
+        })
+      ).statusCode,
+    ).toBe(400);
     // Admin-only pages stay closed.
     expect((await call(d.supervisorSession, "GET", "/dashboard?days=7")).statusCode).toBe(403);
   });
@@ -47,7 +72,9 @@ describe("supervisor profile", () => {
     const lane = await call(d.supervisorSession, "POST", "/tags", { name: "Negociação", color: "#1565C0", kanban: 1 });
     expect(lane.statusCode, lane.body).toBe(201);
     expect(lane.json()).toMatchObject({ kanban: 1 });
-    expect((await call(d.supervisorSession, "PUT", `/tags/${lane.json().id}`, { name: "Negociação", kanban: 0 })).json()).toMatchObject({ kanban: 0 });
+    expect((await call(d.supervisorSession, "PUT", `/tags/${lane.json().id}`, { name: "Negociação", kanban: 0 })).json()).toMatchObject({
+      kanban: 0,
+    });
     expect((await call(d.supervisorSession, "DELETE", `/tags/${lane.json().id}`)).statusCode).toBe(403);
     expect((await call(d.userSession, "POST", "/tags", { name: "Proposta", kanban: 1 })).statusCode).toBe(403);
     expect((await call(d.userSession, "PUT", `/tags/${lane.json().id}`, { name: "Proposta" })).statusCode).toBe(403);
@@ -66,10 +93,16 @@ describe("supervisor profile", () => {
       { companyId: d.company.id, userId: colleague.id, queueId: billing.id },
     ]);
     const supervisorSession = await login(t.app, d.supervisor.email);
-    const [connection] = await t.ctx.database.db.insert(connections).values({ companyId: d.company.id, name: "Conexão", isDefault: true, status: "CONNECTED" }).returning();
+    const [connection] = await t.ctx.database.db
+      .insert(connections)
+      .values({ companyId: d.company.id, name: "Conexão", isDefault: true, status: "CONNECTED" })
+      .returning();
     const open = async (queueId: number, userId: number) => {
       const contact = await buildContact(t.ctx, d.company.id);
-      const [row] = await t.ctx.database.db.insert(tickets).values({ companyId: d.company.id, contactId: contact.id, connectionId: connection!.id, queueId, userId, status: "open" }).returning();
+      const [row] = await t.ctx.database.db
+        .insert(tickets)
+        .values({ companyId: d.company.id, contactId: contact.id, connectionId: connection!.id, queueId, userId, status: "open" })
+        .returning();
       return row!;
     };
     const inSales = await open(sales.id, colleague.id);

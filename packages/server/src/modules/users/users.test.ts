@@ -1,5 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildCompany, buildPlan, buildQueue, buildTenant, buildUser, collectEvents, connectSocket, login, nextEvent, type Session } from "../../test/factories";
+import {
+  buildCompany,
+  buildPlan,
+  buildQueue,
+  buildTenant,
+  buildUser,
+  collectEvents,
+  connectSocket,
+  login,
+  nextEvent,
+  type Session,
+} from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/testApp";
 
 let t: TestApp;

@@ -53,8 +53,19 @@ afterAll(async () => {
 });
 
 /** Fixture set-up through the web app's mount, as the company admin unless told otherwise. */
-async function api(method: "GET" | "POST" | "PUT" | "DELETE", path: string, payload?: object, session: Session = admin, extra: { payload?: Buffer; headers?: Record<string, string> } = {}) {
-  const res = await t.app.inject({ method, url: `/api${path}`, headers: { ...session.headers, ...extra.headers }, ...(extra.payload ? { payload: extra.payload } : payload ? { payload } : {}) });
+async function api(
+  method: "GET" | "POST" | "PUT" | "DELETE",
+  path: string,
+  payload?: object,
+  session: Session = admin,
+  extra: { payload?: Buffer; headers?: Record<string, string> } = {},
+) {
+  const res = await t.app.inject({
+    method,
+    url: `/api${path}`,
+    headers: { ...session.headers, ...extra.headers },
+    ...(extra.payload ? { payload: extra.payload } : payload ? { payload } : {}),
+  });
   if (res.statusCode >= 300) throw new Error(`fixture ${method} ${path} failed ${res.statusCode}: ${res.body}`);
   return res.body ? res.json() : undefined;
 }
@@ -108,7 +119,8 @@ const FIXTURES: Record<string, (f: Fixtures) => Promise<string | number>> = {
     const [message] = await api("POST", `/messages/${await f.get("ticketId")}`, undefined, admin, form);
     return String(message.mediaUrl).split("/").pop()!;
   },
-  noteId: async (f) => (await api("POST", "/ticket-notes", { note: "Nota a apagar", ticketId: await f.get("ticketId"), contactId: await f.get("contactId") })).id,
+  noteId: async (f) =>
+    (await api("POST", "/ticket-notes", { note: "Nota a apagar", ticketId: await f.get("ticketId"), contactId: await f.get("contactId") })).id,
   tagId: async () => (await buildTag(t.ctx, companyId)).id,
   userId: async () => (await buildUser(t.ctx, companyId)).id,
   queueId: async () => (await buildQueue(t.ctx, companyId)).id,
@@ -121,7 +133,13 @@ const FIXTURES: Record<string, (f: Fixtures) => Promise<string | number>> = {
   invoiceId: async (f) => {
     const [invoice] = await t.ctx.database.db
       .insert(invoices)
-      .values({ companyId, detail: "Plano mensal", value: 99.9, dueDate: `2099-${String(1 + (++invoiceSeq % 12)).padStart(2, "0")}-${String(1 + (invoiceSeq % 28)).padStart(2, "0")}`, recurrence: "MENSAL" })
+      .values({
+        companyId,
+        detail: "Plano mensal",
+        value: 99.9,
+        dueDate: `2099-${String(1 + (++invoiceSeq % 12)).padStart(2, "0")}-${String(1 + (invoiceSeq % 28)).padStart(2, "0")}`,
+        recurrence: "MENSAL",
+      })
       .returning();
     f.set("invoicePrice", "99.90");
     return invoice!.id;
@@ -129,7 +147,13 @@ const FIXTURES: Record<string, (f: Fixtures) => Promise<string | number>> = {
   invoicePrice: async (f) => (await f.get("invoiceId"), "99.90"),
   invoicePlan: async () => JSON.stringify({ price: 99.9, users: 5, connections: 2 }),
   scheduleId: async (f) =>
-    (await api("POST", "/schedules", { body: "Lembrete da consulta", contactId: await f.get("contactId"), sendAt: new Date(Date.now() + 3_600_000).toISOString() })).id,
+    (
+      await api("POST", "/schedules", {
+        body: "Lembrete da consulta",
+        contactId: await f.get("contactId"),
+        sendAt: new Date(Date.now() + 3_600_000).toISOString(),
+      })
+    ).id,
   announcementId: async () => (await api("POST", "/announcements", { title: "Aviso", text: "Texto do aviso", priority: 3 }, superSession)).id,
 };
 
@@ -145,7 +169,11 @@ function multipart(fields: Record<string, string>): { payload: Buffer; headers: 
     if (value.startsWith("@")) {
       const file = FILES[value.slice(1)];
       if (!file) throw new Error(`no file ${value}: add it to FILES in test/contract/contract.test.ts`);
-      parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`), file.data, Buffer.from("\r\n"));
+      parts.push(
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`),
+        file.data,
+        Buffer.from("\r\n"),
+      );
     } else parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
@@ -190,7 +218,11 @@ function routeExists(row: SpecCall): boolean {
 /** A fresh login on `mount`, with the refresh cookie as its Set-Cookie scoped it. */
 async function sessionOn(mount: Mount) {
   const user = await buildUser(t.ctx, companyId);
-  const res = await injectOn(t.app, mount, { method: "POST", url: mountPath(mount, "/auth/login"), payload: { email: user.email, password: user.password } });
+  const res = await injectOn(t.app, mount, {
+    method: "POST",
+    url: mountPath(mount, "/auth/login"),
+    payload: { email: user.email, password: user.password },
+  });
   expect(res.statusCode, res.body).toBe(200);
   const cookie = res.cookies.find((c) => c.name === "jrt")!;
   return { token: (res.json() as { token: string }).token, cookie: { value: cookie.value, path: cookie.path ?? "/" } };
@@ -223,10 +255,15 @@ async function callOn(row: SpecCall, mount: Mount): Promise<LightMyRequestRespon
 
 function missingKeys(body: unknown, keys: readonly string[]): string[] {
   const has = (value: unknown, dotted: string) =>
-    dotted.split(".").reduce<{ ok: boolean; at: unknown }>(
-      (acc, part) => (acc.ok && acc.at !== null && typeof acc.at === "object" && part in acc.at ? { ok: true, at: (acc.at as Record<string, unknown>)[part] } : { ok: false, at: undefined }),
-      { ok: true, at: value },
-    ).ok;
+    dotted
+      .split(".")
+      .reduce<{ ok: boolean; at: unknown }>(
+        (acc, part) =>
+          acc.ok && acc.at !== null && typeof acc.at === "object" && part in acc.at
+            ? { ok: true, at: (acc.at as Record<string, unknown>)[part] }
+            : { ok: false, at: undefined },
+        { ok: true, at: value },
+      ).ok;
   return keys.filter((key) => {
     if (key.startsWith("[].")) return !Array.isArray(body) || body.length === 0 || body.some((item) => !has(item, key.slice(3)));
     return !has(body, key);

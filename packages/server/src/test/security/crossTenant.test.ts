@@ -84,7 +84,12 @@ describe("cross-tenant probe, generated from the route table", () => {
         ["B admin", b.admin],
         ["B user", b.user],
       ] as const) {
-        const res = await t.app.inject({ method: route.method, url, headers: session.headers, ...(route.method !== "GET" && route.method !== "DELETE" ? { payload: {} } : {}) });
+        const res = await t.app.inject({
+          method: route.method,
+          url,
+          headers: session.headers,
+          ...(route.method !== "GET" && route.method !== "DELETE" ? { payload: {} } : {}),
+        });
         const label = `${who}: ${route.method} ${url} → ${res.statusCode}`;
         if (res.statusCode >= 500) findings.push(`${label} (5xx)`);
         if (res.body.includes(a.marker)) findings.push(`${label} leaks A's marker`);

@@ -15,7 +15,14 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
 const CASES = Number(process.env.FUZZ_CASES ?? 3);
 
 /** Routes an anonymous caller may legitimately get a 2xx from. */
-const PUBLIC = new Set(["GET /health", "POST /auth/login", "DELETE /auth/logout", "POST /companies/cadastro", "GET /plans/list", "POST /pix-sandbox/pay"]);
+const PUBLIC = new Set([
+  "GET /health",
+  "POST /auth/login",
+  "DELETE /auth/logout",
+  "POST /companies/cadastro",
+  "GET /plans/list",
+  "POST /pix-sandbox/pay",
+]);
 
 type Profile = "anonymous" | "user" | "admin" | "super";
 const PROFILES: Profile[] = ["anonymous", "user", "admin", "super"];
@@ -35,7 +42,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const stillValid = async (session: Session) => (await t.app.inject({ method: "GET", url: "/api/auth/me", headers: session.headers })).statusCode === 200;
+const stillValid = async (session: Session) =>
+  (await t.app.inject({ method: "GET", url: "/api/auth/me", headers: session.headers })).statusCode === 200;
 
 /**
  * A working session for the profile. A fuzzed call may have logged it out, changed its password, deleted
@@ -49,7 +57,12 @@ async function sessionOf(profile: Profile): Promise<Session | null> {
   }
   const current = world[profile];
   if (await stillValid(current)) return current;
-  const again = await t.app.inject({ method: "POST", url: "/api/auth/login", payload: { email: current.email, password: "secret-123" }, remoteAddress: nextIp() });
+  const again = await t.app.inject({
+    method: "POST",
+    url: "/api/auth/login",
+    payload: { email: current.email, password: "secret-123" },
+    remoteAddress: nextIp(),
+  });
   if (again.statusCode === 200) {
     world[profile] = { ...(await login(t.app, current.email, undefined, nextIp())), email: current.email };
     return world[profile];
@@ -60,7 +73,18 @@ async function sessionOf(profile: Profile): Promise<Session | null> {
 
 /** Path values: real ids of the caller's company and of another, edge numbers, junk. */
 function pathValue(name: string, rng: Rng): string {
-  const real = [world.ids.ticket, world.ids.contact, world.ids.tag, world.ids.queue, world.ids.quickMessage, world.ids.user, world.ids.connection, world.ids.message, world.ids.note, world.companyId];
+  const real = [
+    world.ids.ticket,
+    world.ids.contact,
+    world.ids.tag,
+    world.ids.queue,
+    world.ids.quickMessage,
+    world.ids.user,
+    world.ids.connection,
+    world.ids.message,
+    world.ids.note,
+    world.companyId,
+  ];
   const foreign = [other.ids.ticket, other.ids.contact, other.companyId];
   const junk = ["0", "-1", "0x5", "1e3", "abc", "2147483648", "99999999999999999999", "%00", "%2e%2e%2f", " 1", "1.5"];
   const pools: Record<string, readonly (string | number)[]> = {
@@ -104,37 +128,48 @@ describe("generated fuzz of the route table", () => {
     expect(routes.length).toBeGreaterThan(50);
   });
 
-  it("no route answers 5xx, pollutes a prototype, or serves an anonymous caller outside the public ones", async () => {
-    const findings: string[] = [];
-    let requests = 0;
-    for (const route of routes) {
-      const rng = prng(seedOf(route));
-      for (const profile of PROFILES) {
-        for (let i = 0; i < CASES; i++) {
-          const session = await sessionOf(profile);
-          let url = `/api${route.path}`;
-          for (const name of route.pathParams) url = url.replace(`{${name}}`, pathValue(name, rng));
-          url += queryString(route, rng, i > 0);
-          const withBody = route.method === "POST" || route.method === "PUT" || route.method === "PATCH";
-          // Case 0 well shaped; then one hostile field in an otherwise valid body; then anything goes.
-          const body = withBody ? (i === 0 ? shaped(route.body, rng) : i % 2 === 1 ? oneHostileField(route.body, rng) : mutated(route.body, rng)) : undefined;
-          const res = await t.app.inject({
-            method: route.method,
-            url,
-            headers: { ...(session?.headers ?? {}), ...(withBody ? { "content-type": "application/json" } : {}) },
-            remoteAddress: nextIp(),
-            ...(withBody ? { payload: JSON.stringify(body) ?? "null" } : {}),
-          });
-          requests++;
-          const label = `${profile}: ${route.method} ${url} ${withBody ? JSON.stringify(body)?.slice(0, 200) : ""} → ${res.statusCode} ${res.body.slice(0, 200)}`;
-          if (res.statusCode >= 500) findings.push(label);
-          if (profile === "anonymous" && res.statusCode < 300 && !PUBLIC.has(`${route.method} ${route.path}`)) findings.push(`anonymous 2xx: ${label}`);
-          if (({} as Record<string, unknown>).polluted !== undefined) findings.push(`prototype polluted: ${label}`);
+  it(
+    "no route answers 5xx, pollutes a prototype, or serves an anonymous caller outside the public ones",
+    async () => {
+      const findings: string[] = [];
+      let requests = 0;
+      for (const route of routes) {
+        const rng = prng(seedOf(route));
+        for (const profile of PROFILES) {
+          for (let i = 0; i < CASES; i++) {
+            const session = await sessionOf(profile);
+            let url = `/api${route.path}`;
+            for (const name of route.pathParams) url = url.replace(`{${name}}`, pathValue(name, rng));
+            url += queryString(route, rng, i > 0);
+            const withBody = route.method === "POST" || route.method === "PUT" || route.method === "PATCH";
+            // Case 0 well shaped; then one hostile field in an otherwise valid body; then anything goes.
+            const body = withBody
+              ? i === 0
+                ? shaped(route.body, rng)
+                : i % 2 === 1
+                  ? oneHostileField(route.body, rng)
+                  : mutated(route.body, rng)
+              : undefined;
+            const res = await t.app.inject({
+              method: route.method,
+              url,
+              headers: { ...(session?.headers ?? {}), ...(withBody ? { "content-type": "application/json" } : {}) },
+              remoteAddress: nextIp(),
+              ...(withBody ? { payload: JSON.stringify(body) ?? "null" } : {}),
+            });
+            requests++;
+            const label = `${profile}: ${route.method} ${url} ${withBody ? JSON.stringify(body)?.slice(0, 200) : ""} → ${res.statusCode} ${res.body.slice(0, 200)}`;
+            if (res.statusCode >= 500) findings.push(label);
+            if (profile === "anonymous" && res.statusCode < 300 && !PUBLIC.has(`${route.method} ${route.path}`))
+              findings.push(`anonymous 2xx: ${label}`);
+            if (({} as Record<string, unknown>).polluted !== undefined) findings.push(`prototype polluted: ${label}`);
+          }
         }
       }
-    }
-    expect(findings).toEqual([]);
-    expect(requests).toBe(routes.length * PROFILES.length * CASES);
-    // About 10 ms a request here; room for a loaded CI machine.
-  }, 120_000 + CASES * 60_000);
+      expect(findings).toEqual([]);
+      expect(requests).toBe(routes.length * PROFILES.length * CASES);
+      // About 10 ms a request here; room for a loaded CI machine.
+    },
+    120_000 + CASES * 60_000,
+  );
 });

@@ -37,7 +37,15 @@ export interface RouteInfo {
 }
 
 export function routeTable(app: App): RouteInfo[] {
-  const spec = app.swagger() as { paths: Record<string, Record<string, { parameters?: { in: string; name: string; schema?: JsonSchema }[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>> };
+  const spec = app.swagger() as {
+    paths: Record<
+      string,
+      Record<
+        string,
+        { parameters?: { in: string; name: string; schema?: JsonSchema }[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }
+      >
+    >;
+  };
   const routes: RouteInfo[] = [];
   for (const [path, operations] of Object.entries(spec.paths)) {
     for (const [method, op] of Object.entries(operations)) {
@@ -101,7 +109,7 @@ export const HOSTILE: readonly unknown[] = [
   "2024-02-30",
   "9999-99-99T99:99:99Z",
   "<script>alert(1)</script>",
-  "\"><img src=x onerror=alert(1)>",
+  '"><img src=x onerror=alert(1)>',
   "'; drop table users; --",
   "%00",
   "../../etc/passwd",

@@ -48,18 +48,45 @@ export async function buildWorld(t: TestApp): Promise<Tenant> {
   const queue = await buildQueue(t.ctx, company.id, { name: `Fila ${marker}` });
   const connection = await call("POST", "/whatsapp", { name: `Conexão ${marker}` });
   await call("POST", `/simulator/${connection.id}/scan`, { code: connection.qrcode });
-  const [contact] = await db.insert(contacts).values({ companyId: company.id, name: `Cliente ${marker}`, number: `5511${String(900_000_000 + Math.floor(Math.random() * 99_999_999))}` }).returning();
+  const [contact] = await db
+    .insert(contacts)
+    .values({ companyId: company.id, name: `Cliente ${marker}`, number: `5511${String(900_000_000 + Math.floor(Math.random() * 99_999_999))}` })
+    .returning();
   const [ticket] = await db
     .insert(tickets)
-    .values({ companyId: company.id, contactId: contact!.id, connectionId: connection.id, queueId: queue.id, userId: adminRow.id, status: "open", lastMessage: `Olá ${marker}` })
+    .values({
+      companyId: company.id,
+      contactId: contact!.id,
+      connectionId: connection.id,
+      queueId: queue.id,
+      userId: adminRow.id,
+      status: "open",
+      lastMessage: `Olá ${marker}`,
+    })
     .returning();
   const [message] = await db
     .insert(messages)
-    .values({ companyId: company.id, ticketId: ticket!.id, contactId: contact!.id, connectionId: connection.id, body: `Mensagem ${marker}`, fromMe: false, read: false, mediaType: "chat", ack: 0 })
+    .values({
+      companyId: company.id,
+      ticketId: ticket!.id,
+      contactId: contact!.id,
+      connectionId: connection.id,
+      body: `Mensagem ${marker}`,
+      fromMe: false,
+      read: false,
+      mediaType: "chat",
+      ack: 0,
+    })
     .returning();
-  const [tag] = await db.insert(tags).values({ companyId: company.id, name: `Tag ${marker}`, color: "#2E7D32" }).returning();
+  const [tag] = await db
+    .insert(tags)
+    .values({ companyId: company.id, name: `Tag ${marker}`, color: "#2E7D32" })
+    .returning();
   const quickMessage = await call("POST", "/quick-messages", { shortcode: `qm${marker.slice(-6)}`, message: `Resposta ${marker}` });
-  const [note] = await db.insert(ticketNotes).values({ companyId: company.id, ticketId: ticket!.id, contactId: contact!.id, userId: adminRow.id, note: `Nota ${marker}` }).returning();
+  const [note] = await db
+    .insert(ticketNotes)
+    .values({ companyId: company.id, ticketId: ticket!.id, contactId: contact!.id, userId: adminRow.id, note: `Nota ${marker}` })
+    .returning();
   return {
     marker,
     companyId: company.id,

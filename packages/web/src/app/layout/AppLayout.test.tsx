@@ -12,7 +12,23 @@ describe("shell layout (wide screen)", () => {
 
   it("shows admins the admin groups, the due date and campaigns when enabled", async () => {
     mockFetch({ "GET /api/settings": () => jsonResponse(200, [{ key: "campaignsEnabled", value: "true" }]) });
-    renderRoutes(routes, { session: fakeSession(makeUser({ company: { id: 1, name: "Acme", dueDate: "2030-05-04", status: true, campaignsEnabled: true, planId: 1, email: "acme@example.com", trialExpiration: null } })), path: "/users" });
+    renderRoutes(routes, {
+      session: fakeSession(
+        makeUser({
+          company: {
+            id: 1,
+            name: "Acme",
+            dueDate: "2030-05-04",
+            status: true,
+            campaignsEnabled: true,
+            planId: 1,
+            email: "acme@example.com",
+            trialExpiration: null,
+          },
+        }),
+      ),
+      path: "/users",
+    });
     const nav = await screen.findByRole("navigation", { name: "Menu principal" });
     expect(screen.getByText("Ativo até 04/05/2030")).toBeInTheDocument();
     for (const label of ["Atendimento", "Gerência", "Administração", "Usuários", "Conexões", "Financeiro", "Sair"]) {

@@ -54,7 +54,13 @@ function FullLayout() {
           <MainMenu collapsed={!desktopOpen} />
         </Drawer>
       ) : (
-        <Drawer variant="temporary" open={mobileOpen} onClose={() => setMobileOpen(false)} ModalProps={{ keepMounted: true }} sx={{ "& .MuiDrawer-paper": { width: DRAWER_WIDTH } }}>
+        <Drawer
+          variant="temporary"
+          open={mobileOpen}
+          onClose={() => setMobileOpen(false)}
+          ModalProps={{ keepMounted: true }}
+          sx={{ "& .MuiDrawer-paper": { width: DRAWER_WIDTH } }}
+        >
           <Toolbar />
           <MainMenu collapsed={false} onNavigate={() => setMobileOpen(false)} />
         </Drawer>

@@ -72,13 +72,15 @@ export function MainMenu({ collapsed, onNavigate }: MainMenuProps) {
         <li key={group.title}>
           <List disablePadding dense>
             {!collapsed && <ListSubheader sx={{ lineHeight: "32px", bgcolor: "transparent" }}>{t(`mainDrawer.groups.${group.title}`)}</ListSubheader>}
-            {group.items.filter(visible).map((entry) =>
-              entry.children ? (
-                <MenuBranch key={entry.label} entry={entry} collapsed={collapsed} onNavigate={onNavigate} />
-              ) : (
-                <MenuLink key={entry.label} entry={entry} collapsed={collapsed} onNavigate={onNavigate} />
-              ),
-            )}
+            {group.items
+              .filter(visible)
+              .map((entry) =>
+                entry.children ? (
+                  <MenuBranch key={entry.label} entry={entry} collapsed={collapsed} onNavigate={onNavigate} />
+                ) : (
+                  <MenuLink key={entry.label} entry={entry} collapsed={collapsed} onNavigate={onNavigate} />
+                ),
+              )}
           </List>
         </li>
       ))}
@@ -91,7 +93,23 @@ export function MainMenu({ collapsed, onNavigate }: MainMenuProps) {
   );
 }
 
-function MenuRow({ label, icon, collapsed, selected, onClick, to, nested }: { label: string; icon: ReactElement; collapsed: boolean; selected?: boolean; onClick?: () => void; to?: string; nested?: boolean }) {
+function MenuRow({
+  label,
+  icon,
+  collapsed,
+  selected,
+  onClick,
+  to,
+  nested,
+}: {
+  label: string;
+  icon: ReactElement;
+  collapsed: boolean;
+  selected?: boolean;
+  onClick?: () => void;
+  to?: string;
+  nested?: boolean;
+}) {
   const button = to ? (
     <ListItemButton component={NavLink} to={to} end selected={selected} onClick={onClick} sx={{ pl: nested && !collapsed ? 4 : 2 }}>
       <ListItemIcon>{icon}</ListItemIcon>
@@ -117,7 +135,15 @@ function MenuLink({ entry, collapsed, onNavigate, nested }: { entry: MenuEntry; 
   const location = useLocation();
   const selected = entry.to === "/" ? location.pathname === "/" : !!matchPath({ path: entry.to, end: false }, location.pathname);
   return (
-    <MenuRow label={t(`mainDrawer.listItems.${entry.label}`)} icon={ICONS[entry.icon]} to={entry.to} selected={selected} collapsed={collapsed} onClick={onNavigate} nested={nested} />
+    <MenuRow
+      label={t(`mainDrawer.listItems.${entry.label}`)}
+      icon={ICONS[entry.icon]}
+      to={entry.to}
+      selected={selected}
+      collapsed={collapsed}
+      onClick={onNavigate}
+      nested={nested}
+    />
   );
 }
 
@@ -134,7 +160,9 @@ function MenuBranch({ entry, collapsed, onNavigate }: { entry: MenuEntry; collap
       </ListItemButton>
       <Collapse in={open} timeout="auto" unmountOnExit>
         <List disablePadding dense>
-          {entry.children?.map((child) => <MenuLink key={child.label} entry={child} collapsed={collapsed} onNavigate={onNavigate} nested />)}
+          {entry.children?.map((child) => (
+            <MenuLink key={child.label} entry={child} collapsed={collapsed} onNavigate={onNavigate} nested />
+          ))}
         </List>
       </Collapse>
     </>

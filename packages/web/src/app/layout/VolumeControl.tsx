@@ -19,7 +19,13 @@ export function VolumeControl() {
           {volume === 0 ? <VolumeOff /> : <VolumeUp />}
         </IconButton>
       </Tooltip>
-      <Popover open={!!anchor} anchorEl={anchor} onClose={() => setAnchor(null)} anchorOrigin={{ vertical: "bottom", horizontal: "center" }} transformOrigin={{ vertical: "top", horizontal: "center" }}>
+      <Popover
+        open={!!anchor}
+        anchorEl={anchor}
+        onClose={() => setAnchor(null)}
+        anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
+        transformOrigin={{ vertical: "top", horizontal: "center" }}
+      >
         <Box sx={{ width: 200, px: 3, py: 2 }}>
           <Slider
             value={volume}

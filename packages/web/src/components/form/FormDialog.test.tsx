@@ -12,7 +12,15 @@ import { useZodForm, type SubmitOptions } from "./useZodForm";
 type QuickValues = { shortcode: string; message: string };
 
 /** A quick-message form on the shared schema; `save` plays the server. */
-function QuickForm({ save, onClose, options }: { save: (values: QuickValues) => Promise<void>; onClose: () => void; options?: SubmitOptions<QuickValues> }) {
+function QuickForm({
+  save,
+  onClose,
+  options,
+}: {
+  save: (values: QuickValues) => Promise<void>;
+  onClose: () => void;
+  options?: SubmitOptions<QuickValues>;
+}) {
   const form = useZodForm(quickMessageBody, { defaultValues: { shortcode: "", message: "" } });
   const onSubmit = form.submit(async (values) => {
     await save(values);
@@ -184,7 +192,10 @@ describe("serverFieldError (forms kept in component state)", () => {
   });
 
   it("maps a validation issue by its body path; anything else belongs to no field", () => {
-    expect(serverFieldError(new ApiError(400, { error: "Invalid id", issues: [{ path: "queueId", message: "Invalid id" }] }), fields)).toEqual({ field: "queue", message: "Invalid id" });
+    expect(serverFieldError(new ApiError(400, { error: "Invalid id", issues: [{ path: "queueId", message: "Invalid id" }] }), fields)).toEqual({
+      field: "queue",
+      message: "Invalid id",
+    });
     expect(serverFieldError(new ApiError(400, { error: "ERR_NO_PERMISSION" }), fields)).toBeUndefined();
     expect(serverFieldError(new Error("Failed to fetch"), fields)).toBeUndefined();
   });

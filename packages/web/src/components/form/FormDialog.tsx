@@ -20,7 +20,18 @@
  * Cancel / submit (spinner while busy) below. A dialog that needs another layout (tabs, a section outside
  * the form) keeps its own markup and reuses DialogFormActions with `formId`.
  */
-import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, type Breakpoint, type SxProps, type Theme } from "@mui/material";
+import {
+  Box,
+  Button,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  type Breakpoint,
+  type SxProps,
+  type Theme,
+} from "@mui/material";
 import { useId, type BaseSyntheticEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
@@ -64,7 +75,13 @@ export function DialogFormActions({ onCancel, submitLabel, busy = false, submitD
       <Button onClick={onCancel} color="inherit" disabled={busy}>
         {cancelLabel ?? t("common.cancel")}
       </Button>
-      <Button type="submit" form={formId} variant="contained" disabled={busy || submitDisabled} startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}>
+      <Button
+        type="submit"
+        form={formId}
+        variant="contained"
+        disabled={busy || submitDisabled}
+        startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}
+      >
         {submitLabel}
       </Button>
     </DialogActions>

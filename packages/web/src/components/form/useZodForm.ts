@@ -19,7 +19,18 @@
  */
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { BaseSyntheticEvent } from "react";
-import { get, useForm, type FieldError, type FieldPath, type FieldValues, type Resolver, type SubmitErrorHandler, type UseFormProps, type UseFormRegisterReturn, type UseFormReturn } from "react-hook-form";
+import {
+  get,
+  useForm,
+  type FieldError,
+  type FieldPath,
+  type FieldValues,
+  type Resolver,
+  type SubmitErrorHandler,
+  type UseFormProps,
+  type UseFormRegisterReturn,
+  type UseFormReturn,
+} from "react-hook-form";
 import type { ZodType } from "zod";
 import { toastError, translateValidation } from "../toastError";
 import { applyServerErrors, type CodeFields } from "./serverErrors";
@@ -58,7 +69,10 @@ export type ZodForm<I extends FieldValues, O> = UseFormReturn<I, unknown, O> & {
   busy: boolean;
 };
 
-export function useZodForm<I extends FieldValues, O>(schema: ZodType<O, I>, { prepare, translate = translateValidation, ...options }: ZodFormOptions<I, O>): ZodForm<I, O> {
+export function useZodForm<I extends FieldValues, O>(
+  schema: ZodType<O, I>,
+  { prepare, translate = translateValidation, ...options }: ZodFormOptions<I, O>,
+): ZodForm<I, O> {
   const validate: Resolver<I, unknown, O> = zodResolver(schema);
   const resolver: Resolver<I, unknown, O> = prepare ? (values, context, opts) => validate(prepare(values), context, opts) : validate;
   const form = useForm<I, unknown, O>({ ...options, resolver });

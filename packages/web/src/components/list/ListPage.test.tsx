@@ -77,11 +77,19 @@ describe("ListPage", () => {
     expect(screen.getByRole("searchbox", { name: "Pesquisar" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Exportar" })).toBeInTheDocument();
     const table = screen.getByRole("table", { name: "Frutas" });
-    expect(within(table).getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["Nome", "Sigla", "Ações"]);
+    expect(
+      within(table)
+        .getAllByRole("columnheader")
+        .map((h) => h.textContent),
+    ).toEqual(["Nome", "Sigla", "Ações"]);
     const banana = (await within(table).findByText("Banana")).closest("tr")!;
     expect(banana).toHaveAttribute("data-id", "2");
     expect(within(banana).getByTestId("fruit-code")).toHaveTextContent("BA");
-    expect(within(banana).getAllByRole("button").map((b) => b.getAttribute("aria-label"))).toEqual(["Favoritar Banana", "Editar Banana"]);
+    expect(
+      within(banana)
+        .getAllByRole("button")
+        .map((b) => b.getAttribute("aria-label")),
+    ).toEqual(["Favoritar Banana", "Editar Banana"]);
     expect(screen.getByRole("button", { name: "Excluir Abacaxi" })).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole("button", { name: "Editar Banana" }));
@@ -101,7 +109,11 @@ describe("ListPage", () => {
 
   it("searches 500 ms after the last keystroke with the trimmed lower-cased text, from page 1", async () => {
     const { calls } = mockFetch({
-      "GET /api/fruits": ({ url }) => jsonResponse(200, { fruits: searchOf(url).get("searchParam") === "ban" ? [fruit(2, "Banana")] : [fruit(1, "Abacaxi"), fruit(2, "Banana")], hasMore: false }),
+      "GET /api/fruits": ({ url }) =>
+        jsonResponse(200, {
+          fruits: searchOf(url).get("searchParam") === "ban" ? [fruit(2, "Banana")] : [fruit(1, "Abacaxi"), fruit(2, "Banana")],
+          hasMore: false,
+        }),
     });
     renderPage(<FruitsPage />, session);
     expect(await screen.findByText("Abacaxi")).toBeInTheDocument();
@@ -116,7 +128,12 @@ describe("ListPage", () => {
   it("asks for the next page when scrolled within 100 px of the end, while there is more", async () => {
     const { calls } = mockFetch({
       "GET /api/fruits": ({ url }) =>
-        jsonResponse(200, searchOf(url).get("pageNumber") === "1" ? { fruits: [fruit(1, "Abacaxi")], hasMore: true } : { fruits: [fruit(2, "Banana")], hasMore: false }),
+        jsonResponse(
+          200,
+          searchOf(url).get("pageNumber") === "1"
+            ? { fruits: [fruit(1, "Abacaxi")], hasMore: true }
+            : { fruits: [fruit(2, "Banana")], hasMore: false },
+        ),
     });
     renderPage(<FruitsPage />, session);
     expect(await screen.findByText("Abacaxi")).toBeInTheDocument();
@@ -182,7 +199,11 @@ describe("ListPage", () => {
     expect(await screen.findByText("Caqui")).toBeInTheDocument();
     const patch = (change: Parameters<typeof patchPagedLists<"fruits", Fruit>>[2]) =>
       act(() =>
-        patchPagedLists(queryClient, { listsKey: lists, field: "fruits", matches: (f, s) => containsSearch(s, f.name), compare: (a, b) => a.name.localeCompare(b.name) }, change),
+        patchPagedLists(
+          queryClient,
+          { listsKey: lists, field: "fruits", matches: (f, s) => containsSearch(s, f.name), compare: (a, b) => a.name.localeCompare(b.name) },
+          change,
+        ),
       );
     patch({ upsert: fruit(2, "Banana") });
     const names = () => screen.getAllByTestId("fruit-row").map((r) => within(r).getAllByRole("cell")[0]!.textContent);
@@ -199,7 +220,9 @@ describe("queryList", () => {
   it("shows a whole-list query (no pages) with its states", async () => {
     function Plain() {
       const query = useQuery({ queryKey: ["plain"], queryFn: async () => [fruit(1, "Abacaxi")] });
-      return <ListPage title="Simples" list={queryList(query)} columns={[{ header: "Nome", cell: (f: Fruit) => f.name }]} empty={{ title: "Vazio" }} />;
+      return (
+        <ListPage title="Simples" list={queryList(query)} columns={[{ header: "Nome", cell: (f: Fruit) => f.name }]} empty={{ title: "Vazio" }} />
+      );
     }
     mockFetch({});
     renderPage(<Plain />, session);

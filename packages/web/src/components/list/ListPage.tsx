@@ -31,7 +31,19 @@
  * permission; omit `rowActions` to drop the column. The table's accessible name is the title.
  * RowActionButtons renders the same buttons anywhere else (e.g. a tree of options).
  */
-import { Box, Button, IconButton, Table, TableBody, TableCell, TableHead, TableRow, Tooltip, type TableCellProps, type TableRowProps } from "@mui/material";
+import {
+  Box,
+  Button,
+  IconButton,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Tooltip,
+  type TableCellProps,
+  type TableRowProps,
+} from "@mui/material";
 import DeleteOutline from "@mui/icons-material/DeleteOutlined";
 import EditOutlined from "@mui/icons-material/EditOutlined";
 import { enqueueSnackbar } from "notistack";

@@ -37,7 +37,10 @@ describe("patchPagedLists", () => {
     patchPagedLists(client, options, { upsert: row(9, "Zé") });
     patchPagedLists(client, options, { upsert: row(8, "Amanda") });
     patchPagedLists(client, options, { upsert: row(7, "Beto") });
-    expect(names(client.getQueryData(["things", "list", ""]))).toEqual([["Amanda", "Ana"], ["Beto", "Bia"]]);
+    expect(names(client.getQueryData(["things", "list", ""]))).toEqual([
+      ["Amanda", "Ana"],
+      ["Beto", "Bia"],
+    ]);
   });
 
   it("updates in place keeping what the event lacks, re-sorts, and drops a row that left the search", () => {

@@ -35,7 +35,11 @@ export interface PagedListsOptions<K extends string, T> {
 }
 
 /** Case- and accent-insensitive text, as the server's ILIKE over unaccented columns compares. */
-export const foldText = (text: string) => text.normalize("NFD").replace(/\p{Diacritic}/gu, "").toLowerCase();
+export const foldText = (text: string) =>
+  text
+    .normalize("NFD")
+    .replace(/\p{Diacritic}/gu, "")
+    .toLowerCase();
 
 /** Whether any of `texts` contains the search (blank search matches everything). */
 export function containsSearch(search: string, ...texts: (string | null | undefined)[]): boolean {
@@ -50,8 +54,21 @@ export function mergeRow<T extends object>(current: T, next: T): T {
 
 const withRows = <K extends string, T>(page: PageOf<K, T>, field: K, rows: T[]): PageOf<K, T> => Object.assign({}, page, { [field]: rows });
 
-export function removeFromPages<K extends string, T extends Identified>(data: InfiniteData<PageOf<K, T>>, field: K, id: number): InfiniteData<PageOf<K, T>> {
-  return { ...data, pages: data.pages.map((page) => withRows(page, field, page[field].filter((row) => row.id !== id))) };
+export function removeFromPages<K extends string, T extends Identified>(
+  data: InfiniteData<PageOf<K, T>>,
+  field: K,
+  id: number,
+): InfiniteData<PageOf<K, T>> {
+  return {
+    ...data,
+    pages: data.pages.map((page) =>
+      withRows(
+        page,
+        field,
+        page[field].filter((row) => row.id !== id),
+      ),
+    ),
+  };
 }
 
 export function upsertIntoPages<K extends string, T extends Identified>(
@@ -63,7 +80,10 @@ export function upsertIntoPages<K extends string, T extends Identified>(
   const { pages } = data;
   if (pages.some((page) => page[field].some((r) => r.id === row.id))) {
     if (!matches(row, search)) return removeFromPages(data, field, row.id);
-    return { ...data, pages: pages.map((page) => withRows(page, field, page[field].map((r) => (r.id === row.id ? mergeRow(r, row) : r)).sort(compare))) };
+    return {
+      ...data,
+      pages: pages.map((page) => withRows(page, field, page[field].map((r) => (r.id === row.id ? mergeRow(r, row) : r)).sort(compare))),
+    };
   }
   if (!matches(row, search) || pages.length === 0) return data;
   const last = pages[pages.length - 1]!;
@@ -74,7 +94,11 @@ export function upsertIntoPages<K extends string, T extends Identified>(
 }
 
 /** Applies a change to every cached list of the domain (each keyed by its search text). */
-export function patchPagedLists<K extends string, T extends Identified>(queryClient: QueryClient, options: PagedListsOptions<K, T>, change: ListChange<T>): void {
+export function patchPagedLists<K extends string, T extends Identified>(
+  queryClient: QueryClient,
+  options: PagedListsOptions<K, T>,
+  change: ListChange<T>,
+): void {
   for (const query of queryClient.getQueryCache().findAll({ queryKey: options.listsKey })) {
     const search = String(query.queryKey[options.listsKey.length] ?? "");
     queryClient.setQueryData<InfiniteData<PageOf<K, T>>>(query.queryKey, (old) => {

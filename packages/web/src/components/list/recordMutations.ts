@@ -11,7 +11,11 @@
 import { useMutation, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { api } from "../../api/client";
 
-export function useSaveRecord<TBody, TRecord>(path: string, id: number | undefined, onSaved: (queryClient: QueryClient, record: TRecord, action: "create" | "update") => void) {
+export function useSaveRecord<TBody, TRecord>(
+  path: string,
+  id: number | undefined,
+  onSaved: (queryClient: QueryClient, record: TRecord, action: "create" | "update") => void,
+) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: TBody) => (id ? api.put<TRecord>(`${path}/${id}`, body) : api.post<TRecord>(path, body)),

@@ -54,7 +54,10 @@ export function usePagedQuery<TPage extends { hasMore: boolean }>(queryKey: Quer
 }
 
 /** The loaded pages as one list (first copy of an id wins: live inserts can shift rows between pages). */
-export function usePagedList<TPage, T extends { id: number }>(query: UseInfiniteQueryResult<InfiniteData<TPage, unknown>>, rows: (page: TPage) => T[]): ListState<T> {
+export function usePagedList<TPage, T extends { id: number }>(
+  query: UseInfiniteQueryResult<InfiniteData<TPage, unknown>>,
+  rows: (page: TPage) => T[],
+): ListState<T> {
   const { data } = query;
   // `rows` is a field accessor: only the data decides the list.
   // eslint-disable-next-line react-hooks/exhaustive-deps -- `rows` is a new arrow each render; data decides

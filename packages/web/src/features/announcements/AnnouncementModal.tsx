@@ -1,9 +1,4 @@
-import {
-  ANNOUNCEMENT_MEDIA_EXTENSIONS,
-  ANNOUNCEMENT_MEDIA_MAX_BYTES,
-  announcementCreateBody,
-  type AnnouncementDTO,
-} from "@balcao/shared";
+import { ANNOUNCEMENT_MEDIA_EXTENSIONS, ANNOUNCEMENT_MEDIA_MAX_BYTES, announcementCreateBody, type AnnouncementDTO } from "@balcao/shared";
 import { Box, Button, IconButton, MenuItem, TextField, Tooltip, Typography } from "@mui/material";
 import AttachFile from "@mui/icons-material/AttachFile";
 import Close from "@mui/icons-material/Close";
@@ -111,7 +106,13 @@ function AnnouncementForm({ announcement, onClose }: { announcement: Announcemen
         <Button variant="outlined" startIcon={<AttachFile />} onClick={() => fileInput.current?.click()}>
           {t("announcements.form.attach")}
         </Button>
-        <Typography variant="body2" color={currentName ? "text.primary" : "text.secondary"} noWrap sx={{ flexGrow: 1 }} data-testid="announcement-attachment-name">
+        <Typography
+          variant="body2"
+          color={currentName ? "text.primary" : "text.secondary"}
+          noWrap
+          sx={{ flexGrow: 1 }}
+          data-testid="announcement-attachment-name"
+        >
           {currentName ?? t("announcements.noAttachment")}
         </Typography>
         {currentName && (

@@ -72,6 +72,11 @@ function AnnouncementImage({ path, name }: { path: string; name: string }) {
   const { t } = useTranslation();
   const { src, error, loading } = useMediaBlobUrl(path);
   if (loading) return <CircularProgress size={24} sx={{ display: "block", mt: 2 }} aria-label={t("common.loading")} />;
-  if (error || !src) return <Typography color="text.secondary" sx={{ mt: 2 }}>{t("announcements.viewer.imageFailed")}</Typography>;
+  if (error || !src)
+    return (
+      <Typography color="text.secondary" sx={{ mt: 2 }}>
+        {t("announcements.viewer.imageFailed")}
+      </Typography>
+    );
   return <Box component="img" src={src} alt={name} sx={{ display: "block", maxWidth: "100%", maxHeight: 420, mt: 2, borderRadius: 1 }} />;
 }

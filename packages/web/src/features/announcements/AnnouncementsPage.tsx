@@ -49,7 +49,13 @@ function AnnouncementsManager() {
         {
           header: t("announcements.table.status"),
           align: "center",
-          cell: (a) => <Chip size="small" color={a.status ? "success" : "default"} label={a.status ? t("announcements.status.active") : t("announcements.status.inactive")} />,
+          cell: (a) => (
+            <Chip
+              size="small"
+              color={a.status ? "success" : "default"}
+              label={a.status ? t("announcements.status.active") : t("announcements.status.inactive")}
+            />
+          ),
         },
       ]}
       rowActions={{

@@ -89,7 +89,11 @@ export function AnnouncementsPopover() {
                 slotProps={{ primary: { noWrap: true, sx: { fontWeight: record.read === false ? 700 : 400 } } }}
               />
               {record.read === false && (
-                <Box component="span" aria-label={t("announcements.popover.unread")} sx={{ width: 8, height: 8, borderRadius: "50%", bgcolor: "primary.main", mt: 1, ml: 1, flexShrink: 0 }} />
+                <Box
+                  component="span"
+                  aria-label={t("announcements.popover.unread")}
+                  sx={{ width: 8, height: 8, borderRadius: "50%", bgcolor: "primary.main", mt: 1, ml: 1, flexShrink: 0 }}
+                />
               )}
             </ListItemButton>
           ))}

@@ -93,6 +93,7 @@ export function useAnnouncementsRealtime(): void {
   const { t } = useTranslation();
   useSocketEvent<AnnouncementEvent>("announcement", (event) => {
     void refreshAll(queryClient);
-    if (event.action === "create" && event.record.status) enqueueSnackbar(t("announcements.toasts.arrived", { title: event.record.title }), { variant: "info" });
+    if (event.action === "create" && event.record.status)
+      enqueueSnackbar(t("announcements.toasts.arrived", { title: event.record.title }), { variant: "info" });
   });
 }

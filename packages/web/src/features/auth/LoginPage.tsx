@@ -44,7 +44,14 @@ export default function LoginPage() {
     <AuthLayout title={t("login.title")}>
       <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)} sx={{ width: "100%", mt: 1 }}>
         <TextField {...form.field("email")} label={t("login.form.email")} type="email" autoComplete="email" autoFocus fullWidth margin="normal" />
-        <TextField {...form.field("password")} label={t("login.form.password")} type="password" autoComplete="current-password" fullWidth margin="normal" />
+        <TextField
+          {...form.field("password")}
+          label={t("login.form.password")}
+          type="password"
+          autoComplete="current-password"
+          fullWidth
+          margin="normal"
+        />
         <AuthActions busy={form.busy} submitLabel={t("login.buttons.submit")} linkTo="/signup" linkLabel={t("login.buttons.register")} />
       </Box>
     </AuthLayout>

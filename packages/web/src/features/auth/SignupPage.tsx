@@ -48,7 +48,14 @@ export default function SignupPage() {
         <TextField {...form.field("name")} label={t("signup.form.name")} autoComplete="organization" autoFocus fullWidth margin="dense" />
         <TextField {...form.field("email")} label={t("signup.form.email")} type="email" autoComplete="email" fullWidth margin="dense" />
         <TextField {...form.field("phone")} label={t("signup.form.phone")} type="tel" autoComplete="tel" fullWidth margin="dense" />
-        <TextField {...form.field("password")} label={t("signup.form.password")} type="password" autoComplete="new-password" fullWidth margin="dense" />
+        <TextField
+          {...form.field("password")}
+          label={t("signup.form.password")}
+          type="password"
+          autoComplete="new-password"
+          fullWidth
+          margin="dense"
+        />
         <Controller
           name="planId"
           control={form.control}

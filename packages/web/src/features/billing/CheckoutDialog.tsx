@@ -118,7 +118,9 @@ export function CheckoutDialog({ open, invoice, onClose }: CheckoutDialogProps) 
               </>
             )}
             <Typography variant="body2">
-              {t("billing.checkout.plan.recurrence", { recurrence: t(`billing.recurrence.${invoice.recurrence}`, { defaultValue: invoice.recurrence }) })}
+              {t("billing.checkout.plan.recurrence", {
+                recurrence: t(`billing.recurrence.${invoice.recurrence}`, { defaultValue: invoice.recurrence }),
+              })}
             </Typography>
             <Typography variant="h5" sx={{ mt: 1 }}>
               {total}
@@ -185,11 +187,7 @@ export function CheckoutDialog({ open, invoice, onClose }: CheckoutDialogProps) 
           {t("billing.checkout.buttons.close")}
         </Button>
         {/* Spec §4: no back/next on Personalizar. */}
-        {!charge && step !== FIRST_STEP && (
-          <Button onClick={() => setStep(FIRST_STEP)}>
-            {t("billing.checkout.buttons.back")}
-          </Button>
-        )}
+        {!charge && step !== FIRST_STEP && <Button onClick={() => setStep(FIRST_STEP)}>{t("billing.checkout.buttons.back")}</Button>}
         {!charge && step === 0 && (
           <Button type="submit" form="checkout-address" variant="contained">
             {t("billing.checkout.buttons.next")}

@@ -66,7 +66,12 @@ export default function InvoicesPage() {
                     {t("billing.invoices.paid")}
                   </Button>
                 ) : (
-                  <Button size="small" variant="contained" aria-label={t("billing.invoices.payInvoice", { id: invoice.id })} onClick={() => setPaying(invoice)}>
+                  <Button
+                    size="small"
+                    variant="contained"
+                    aria-label={t("billing.invoices.payInvoice", { id: invoice.id })}
+                    onClick={() => setPaying(invoice)}
+                  >
                     {t("billing.invoices.pay")}
                   </Button>
                 ),

@@ -63,7 +63,8 @@ describe("InvoicesPage", () => {
     renderInvoices();
     const rows = await screen.findAllByTestId("invoice-row");
     expect(rows.map((r) => r.getAttribute("data-status"))).toEqual(["open", "overdue", "paid"]);
-    for (const header of ["Id", "Detalhes", "Valor", "Data Venc.", "Status", "Ação"]) expect(screen.getByRole("columnheader", { name: header })).toBeInTheDocument();
+    for (const header of ["Id", "Detalhes", "Valor", "Data Venc.", "Status", "Ação"])
+      expect(screen.getByRole("columnheader", { name: header })).toBeInTheDocument();
     expect(within(rows[0]!).getByText("Em Aberto")).toBeInTheDocument();
     expect(within(rows[0]!).getByText(/R\$\s99,90/)).toBeInTheDocument();
     expect(within(rows[1]!).getByText("Vencido")).toBeInTheDocument();
@@ -118,7 +119,13 @@ describe("InvoicesPage", () => {
     await userEvent.click(within(dialog).getByRole("button", { name: "Informar dados de cobrança" }));
     await userEvent.clear(within(dialog).getByLabelText("País"));
     await userEvent.click(within(dialog).getByRole("button", { name: "PRÓXIMO" }));
-    for (const text of ["O nome completo é obrigatório", "O Endereço é obrigatório", "Cidade é obrigatória", "CEP é obrigatório", "País é obrigatório"])
+    for (const text of [
+      "O nome completo é obrigatório",
+      "O Endereço é obrigatório",
+      "Cidade é obrigatória",
+      "CEP é obrigatório",
+      "País é obrigatório",
+    ])
       expect(await within(dialog).findByText(text)).toBeInTheDocument();
 
     const fill = async (label: string, value: string) => {
@@ -140,7 +147,13 @@ describe("InvoicesPage", () => {
     expect(within(dialog).getByTestId("checkout-review")).toHaveTextContent("Ana Souza — Rua A, 1, Recife — 50010000 — Brasil");
     await userEvent.click(within(dialog).getByRole("button", { name: "PAGAR" }));
     await waitFor(() => expect(calls.some((c) => c.method === "POST")).toBe(true));
-    expect(calls.find((c) => c.method === "POST")!.body).toMatchObject({ invoiceId: 3, firstName: "Ana Souza", address2: "Rua A, 1", zipcode: "50010000", country: "Brasil" });
+    expect(calls.find((c) => c.method === "POST")!.body).toMatchObject({
+      invoiceId: 3,
+      firstName: "Ana Souza",
+      address2: "Rua A, 1",
+      zipcode: "50010000",
+      country: "Brasil",
+    });
   });
 });
 
@@ -150,7 +163,10 @@ describe("SubscriptionPage", () => {
       "GET /api/invoices/all": () => jsonResponse(200, { list: invoices, hasMore: false }),
       "GET /api/plans/list": () => jsonResponse(200, plans),
     });
-    const user = makeUser({ profile: "admin", company: { ...admin.company, email: "conta@acme.com", trialExpiration: addDays(today, 2), dueDate: addDays(today, 2) } });
+    const user = makeUser({
+      profile: "admin",
+      company: { ...admin.company, email: "conta@acme.com", trialExpiration: addDays(today, 2), dueDate: addDays(today, 2) },
+    });
     renderPage(<SubscriptionPage />, { session: fakeSession(user), path: "/subscription" });
     expect(screen.getByTestId("subscription-status")).toHaveTextContent("Você está no período de teste. Restam 2 dias");
     expect(screen.getByLabelText("E-mail de cobrança")).toHaveValue("conta@acme.com");
@@ -188,7 +204,9 @@ describe("payment event", () => {
       vi.advanceTimersByTime(4_000);
     });
     expect(await screen.findByTestId("location")).toHaveTextContent("/");
-    expect(setUser).toHaveBeenCalledWith(expect.objectContaining({ company: expect.objectContaining({ dueDate: "2027-03-15", trialExpiration: null }) }));
+    expect(setUser).toHaveBeenCalledWith(
+      expect.objectContaining({ company: expect.objectContaining({ dueDate: "2027-03-15", trialExpiration: null }) }),
+    );
   });
 });
 

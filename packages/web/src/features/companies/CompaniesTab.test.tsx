@@ -42,9 +42,7 @@ describe("CompaniesTab", () => {
     ];
     mockFetch({ "GET /api/companies": () => jsonResponse(200, { companies: rows, hasMore: false }) });
     renderPage(<CompaniesTab />, { session: fakeSession(superUser) });
-    const tones = Object.fromEntries(
-      await Promise.all(rows.map(async (c) => [c.name, (await rowOf(c.name)).getAttribute("data-tone")] as const)),
-    );
+    const tones = Object.fromEntries(await Promise.all(rows.map(async (c) => [c.name, (await rowOf(c.name)).getAttribute("data-tone")] as const)));
     expect(tones).toEqual({
       "Seis Dias": "none",
       "Cinco Dias": "yellow",

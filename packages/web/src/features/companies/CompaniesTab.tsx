@@ -79,9 +79,20 @@ export function CompaniesTab() {
         {
           header: t("companies.table.status"),
           align: "center",
-          cell: (c) => <Chip size="small" color={c.status ? "success" : "default"} label={c.status ? t("companies.status.active") : t("companies.status.inactive")} />,
+          cell: (c) => (
+            <Chip
+              size="small"
+              color={c.status ? "success" : "default"}
+              label={c.status ? t("companies.status.active") : t("companies.status.inactive")}
+            />
+          ),
         },
-        { header: t("companies.table.dueDate"), align: "center", cellProps: { "data-testid": "company-due-date" }, cell: (c) => (c.dueDate ? formatDateBR(c.dueDate) : "—") },
+        {
+          header: t("companies.table.dueDate"),
+          align: "center",
+          cellProps: { "data-testid": "company-due-date" },
+          cell: (c) => (c.dueDate ? formatDateBR(c.dueDate) : "—"),
+        },
         { header: t("companies.table.recurrence"), align: "center", cell: (c) => t(`companies.recurrence.${c.recurrence}`) },
       ]}
       rowActions={{
@@ -97,11 +108,20 @@ export function CompaniesTab() {
               onClick: () => !busy && extend(company),
             },
             {
-              label: company.status ? t("companies.actions.deactivate", { name: company.name }) : t("companies.actions.activate", { name: company.name }),
+              label: company.status
+                ? t("companies.actions.deactivate", { name: company.name })
+                : t("companies.actions.activate", { name: company.name }),
               tooltip: company.status ? t("companies.actions.deactivateTooltip") : t("companies.actions.activateTooltip"),
               icon: company.status ? <ToggleOn fontSize="small" color="success" /> : <ToggleOffOutlined fontSize="small" />,
               onClick: () =>
-                !busy && void change(company, { status: !company.status }, company.status ? t("companies.toasts.deactivated", { name: company.name }) : t("companies.toasts.activated", { name: company.name })),
+                !busy &&
+                void change(
+                  company,
+                  { status: !company.status },
+                  company.status
+                    ? t("companies.toasts.deactivated", { name: company.name })
+                    : t("companies.toasts.activated", { name: company.name }),
+                ),
             },
             {
               label: t("companies.actions.settings", { name: company.name }),

@@ -52,7 +52,11 @@ function CompanyForm({ company, onClose }: { company: CompanyDTO | null; onClose
     // Spec §5: an empty or invalid due date is sent as null.
     prepare: (values) => ({ ...values, dueDate: dueDateOrNull(String(values.dueDate ?? "")) }),
     translate: (message) =>
-      message === "Invalid id" ? t("companies.validation.plan") : message === "Invalid recurrence" ? t("companies.validation.recurrence") : translateValidation(message),
+      message === "Invalid id"
+        ? t("companies.validation.plan")
+        : message === "Invalid recurrence"
+          ? t("companies.validation.recurrence")
+          : translateValidation(message),
   });
 
   const onSubmit = form.submit(
@@ -80,9 +84,22 @@ function CompanyForm({ company, onClose }: { company: CompanyDTO | null; onClose
   return (
     <DialogForm onSubmit={onSubmit} onCancel={onClose} busy={form.busy} submitLabel={t("companies.modal.save")}>
       <TextField {...form.field("name")} label={t("companies.form.name")} autoFocus fullWidth />
-      <TextField {...form.field("email", company ? undefined : t("companies.form.emailHint"))} label={t("companies.form.email")} type="email" fullWidth />
+      <TextField
+        {...form.field("email", company ? undefined : t("companies.form.emailHint"))}
+        label={t("companies.form.email")}
+        type="email"
+        fullWidth
+      />
       <TextField {...form.field("phone")} label={t("companies.form.phone")} fullWidth />
-      {!company && <TextField {...form.field("password", t("companies.form.passwordHint"))} label={t("companies.form.password")} type="password" autoComplete="new-password" fullWidth />}
+      {!company && (
+        <TextField
+          {...form.field("password", t("companies.form.passwordHint"))}
+          label={t("companies.form.password")}
+          type="password"
+          autoComplete="new-password"
+          fullWidth
+        />
+      )}
       <TextField {...form.field("planId")} select label={t("companies.form.plan")} defaultValue={form.getValues("planId")} fullWidth>
         {(plans.data ?? []).map((plan) => (
           <MenuItem key={plan.id} value={plan.id}>
@@ -98,7 +115,13 @@ function CompanyForm({ company, onClose }: { company: CompanyDTO | null; onClose
         ["true", t("companies.campaigns.enabled")],
         ["false", t("companies.campaigns.disabled")],
       ])}
-      <TextField {...form.field("dueDate", t("companies.form.dueDateHint"))} label={t("companies.form.dueDate")} type="date" fullWidth slotProps={{ inputLabel: { shrink: true } }} />
+      <TextField
+        {...form.field("dueDate", t("companies.form.dueDateHint"))}
+        label={t("companies.form.dueDate")}
+        type="date"
+        fullWidth
+        slotProps={{ inputLabel: { shrink: true } }}
+      />
       <TextField {...form.field("recurrence")} select label={t("companies.form.recurrence")} defaultValue={form.getValues("recurrence")} fullWidth>
         {RECURRENCES.map((recurrence) => (
           <MenuItem key={recurrence} value={recurrence}>

@@ -44,7 +44,9 @@ function CompanySettingsForm({ companyId }: { companyId: number }) {
   const valueOf = (key: Key) => settings.data.find((s) => s.key === key)?.value ?? DEFAULT_COMPANY_SETTINGS[key] ?? "";
   const labelOf = (key: Key) => (key === "campaignsEnabled" ? t("companies.settings.campaignsEnabled") : t(`settings.options.${key}.label`));
   const valueLabel = (key: Key, value: string) =>
-    key === "campaignsEnabled" ? t(value === "true" ? "companies.campaigns.enabled" : "companies.campaigns.disabled") : t(`settings.options.${key}.values.${value}`);
+    key === "campaignsEnabled"
+      ? t(value === "true" ? "companies.campaigns.enabled" : "companies.campaigns.disabled")
+      : t(`settings.options.${key}.values.${value}`);
 
   const change = async (key: Key, value: string) => {
     if (value === valueOf(key)) return;

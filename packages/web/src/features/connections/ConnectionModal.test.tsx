@@ -24,7 +24,9 @@ function renderModal(connection: ReturnType<typeof makeConnection> | null, route
 
 describe("ConnectionModal", () => {
   it("validates the name (2–50) and creates a simulator connection with its fields", async () => {
-    const { calls, onClose } = renderModal(null, { "POST /api/whatsapp": ({ body }) => jsonResponse(201, makeConnection({ id: 7, ...(body as object) })) });
+    const { calls, onClose } = renderModal(null, {
+      "POST /api/whatsapp": ({ body }) => jsonResponse(201, makeConnection({ id: 7, ...(body as object) })),
+    });
     const dialog = await screen.findByRole("dialog", { name: "Adicionar WhatsApp" });
     await userEvent.type(within(dialog).getByRole("textbox", { name: /Nome/ }), "A");
     await userEvent.click(within(dialog).getByRole("button", { name: "Adicionar" }));

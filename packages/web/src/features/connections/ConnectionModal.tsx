@@ -1,4 +1,11 @@
-import { CONNECTION_CHANNELS, connectionCreateBody, connectionUpdateBody, type ConnectionChannel, type ConnectionDTO, type ConnectionUpdateBody } from "@balcao/shared";
+import {
+  CONNECTION_CHANNELS,
+  connectionCreateBody,
+  connectionUpdateBody,
+  type ConnectionChannel,
+  type ConnectionDTO,
+  type ConnectionUpdateBody,
+} from "@balcao/shared";
 import { Box, FormControlLabel, MenuItem, Switch, TextField } from "@mui/material";
 import { enqueueSnackbar } from "notistack";
 import { Controller } from "react-hook-form";
@@ -21,7 +28,11 @@ type ConnectionFormSchema = ZodType<
 export function ConnectionModal({ connection, ...dialog }: DialogState & { connection?: ConnectionDTO | null }) {
   const { t } = useTranslation();
   const title = connection ? t("connections.modal.editTitle") : t("connections.modal.addTitle");
-  return <FormDialog {...dialog} title={title}><ConnectionForm key={connection?.id ?? "new"} connection={connection ?? null} onClose={dialog.onClose} /></FormDialog>;
+  return (
+    <FormDialog {...dialog} title={title}>
+      <ConnectionForm key={connection?.id ?? "new"} connection={connection ?? null} onClose={dialog.onClose} />
+    </FormDialog>
+  );
 }
 
 function ConnectionForm({ connection, onClose }: { connection: ConnectionDTO | null; onClose: () => void }) {
@@ -48,36 +59,51 @@ function ConnectionForm({ connection, onClose }: { connection: ConnectionDTO | n
     },
   });
 
-  const onSubmit = form.submit(async (values) => {
-    // A greeting is required when more than one queue is linked (ERR_WAPP_GREETING_REQUIRED).
-    if ((values.queueIds?.length ?? 0) > 1 && !values.greetingMessage?.trim()) {
-      form.setError("greetingMessage", { message: t("backendErrors.ERR_WAPP_GREETING_REQUIRED") }, { shouldFocus: true });
-      return;
-    }
-    const body: ConnectionUpdateBody = {
-      name: values.name,
-      isDefault: values.isDefault,
-      queueIds: values.queueIds,
-      greetingMessage: values.greetingMessage,
-      complationMessage: values.complationMessage,
-      outOfHoursMessage: values.outOfHoursMessage,
-      ratingMessage: values.ratingMessage,
-      farewellMessage: values.farewellMessage,
-      timeSendQueue: values.timeSendQueue,
-      sendIdQueue: values.sendIdQueue,
-    };
-    const channel = simulatorOff && values.channel === "simulator" ? "baileys" : values.channel;
-    await save.mutateAsync(connection ? body : { ...body, name: values.name ?? "", channel });
-    enqueueSnackbar(t("connections.toasts.saved"), { variant: "success" });
-    onClose();
-  }, { codeFields: { ERR_WAPP_GREETING_REQUIRED: "greetingMessage", ERR_DUPLICATED_CONNECTION: "name" } });
+  const onSubmit = form.submit(
+    async (values) => {
+      // A greeting is required when more than one queue is linked (ERR_WAPP_GREETING_REQUIRED).
+      if ((values.queueIds?.length ?? 0) > 1 && !values.greetingMessage?.trim()) {
+        form.setError("greetingMessage", { message: t("backendErrors.ERR_WAPP_GREETING_REQUIRED") }, { shouldFocus: true });
+        return;
+      }
+      const body: ConnectionUpdateBody = {
+        name: values.name,
+        isDefault: values.isDefault,
+        queueIds: values.queueIds,
+        greetingMessage: values.greetingMessage,
+        complationMessage: values.complationMessage,
+        outOfHoursMessage: values.outOfHoursMessage,
+        ratingMessage: values.ratingMessage,
+        farewellMessage: values.farewellMessage,
+        timeSendQueue: values.timeSendQueue,
+        sendIdQueue: values.sendIdQueue,
+      };
+      const channel = simulatorOff && values.channel === "simulator" ? "baileys" : values.channel;
+      await save.mutateAsync(connection ? body : { ...body, name: values.name ?? "", channel });
+      enqueueSnackbar(t("connections.toasts.saved"), { variant: "success" });
+      onClose();
+    },
+    { codeFields: { ERR_WAPP_GREETING_REQUIRED: "greetingMessage", ERR_DUPLICATED_CONNECTION: "name" } },
+  );
 
   const queueOptions = queues.data ?? [];
 
   return (
-    <DialogForm onSubmit={onSubmit} onCancel={onClose} busy={form.busy} submitLabel={connection ? t("connections.modal.okEdit") : t("connections.modal.okAdd")}>
+    <DialogForm
+      onSubmit={onSubmit}
+      onCancel={onClose}
+      busy={form.busy}
+      submitLabel={connection ? t("connections.modal.okEdit") : t("connections.modal.okAdd")}
+    >
       <Box sx={{ display: "flex", gap: 2, alignItems: "flex-start", flexWrap: "wrap" }}>
-        <TextField {...form.field("name")} label={t("connections.form.name")} autoFocus required sx={{ flex: "1 1 220px" }} slotProps={{ htmlInput: { maxLength: 50 } }} />
+        <TextField
+          {...form.field("name")}
+          label={t("connections.form.name")}
+          autoFocus
+          required
+          sx={{ flex: "1 1 220px" }}
+          slotProps={{ htmlInput: { maxLength: 50 } }}
+        />
         <Controller
           name="isDefault"
           control={form.control}
@@ -128,7 +154,13 @@ function ConnectionForm({ connection, onClose }: { connection: ConnectionDTO | n
             inputRef={field.ref}
             options={queueOptions}
             known={connection?.queues}
-            helperText={queues.isError ? t("connections.form.queuesFailed") : queueOptions.length === 0 && !queues.isLoading ? t("connections.form.noQueues") : undefined}
+            helperText={
+              queues.isError
+                ? t("connections.form.queuesFailed")
+                : queueOptions.length === 0 && !queues.isLoading
+                  ? t("connections.form.noQueues")
+                  : undefined
+            }
           />
         )}
       />

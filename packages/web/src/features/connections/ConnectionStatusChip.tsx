@@ -14,5 +14,13 @@ const COLORS: Record<ConnectionStatus, ChipProps["color"]> = {
 /** A connection's status as a coloured label (spec §4 connection states). */
 export function ConnectionStatusChip({ status }: { status: ConnectionStatus }) {
   const { t } = useTranslation();
-  return <Chip size="small" color={COLORS[status] ?? "default"} label={t(`connections.status.${status}`, { defaultValue: status })} data-testid="connection-status" data-status={status} />;
+  return (
+    <Chip
+      size="small"
+      color={COLORS[status] ?? "default"}
+      label={t(`connections.status.${status}`, { defaultValue: status })}
+      data-testid="connection-status"
+      data-status={status}
+    />
+  );
 }

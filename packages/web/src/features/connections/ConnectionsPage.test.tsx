@@ -26,7 +26,10 @@ function renderConnections(user = admin, connections = byStatus, extra: Paramete
 }
 
 const row = async (name: string) => (await screen.findByText(name)).closest("tr")!;
-const buttonNames = (el: HTMLElement) => within(el).queryAllByRole("button").map((b) => b.textContent?.trim() || b.getAttribute("aria-label"));
+const buttonNames = (el: HTMLElement) =>
+  within(el)
+    .queryAllByRole("button")
+    .map((b) => b.textContent?.trim() || b.getAttribute("aria-label"));
 
 describe("ConnectionsPage", () => {
   it("shows the session actions by status exactly as spec §2", async () => {
@@ -131,7 +134,10 @@ describe("ConnectionsPage", () => {
     const r = await row("C conectada");
     emit("whatsappSession", { action: "update", session: { ...byStatus[2], status: "TIMEOUT", updatedAt: "2025-01-05T00:00:00.000Z" } });
     expect(await within(r).findByText("Conexão perdida")).toBeInTheDocument();
-    emit("whatsapp", { action: "update", whatsapp: makeConnection({ id: 9, name: "Nova", status: "OPENING", updatedAt: "2025-01-05T00:00:00.000Z" }) });
+    emit("whatsapp", {
+      action: "update",
+      whatsapp: makeConnection({ id: 9, name: "Nova", status: "OPENING", updatedAt: "2025-01-05T00:00:00.000Z" }),
+    });
     expect(await screen.findByText("Nova")).toBeInTheDocument();
     emit("whatsapp", { action: "delete", whatsappId: 3 });
     await waitFor(() => expect(screen.queryByText("C conectada")).not.toBeInTheDocument());
@@ -151,7 +157,10 @@ describe("ConnectionsPage", () => {
     expect(screen.getByRole("dialog", { name: "Leia o QR Code de A qrcode" })).toBeInTheDocument();
 
     // Scanned: the session update carries an empty qrcode → the dialog closes, the row shows CONNECTED.
-    emit("whatsappSession", { action: "update", session: { ...byStatus[0], status: "CONNECTED", qrcode: "", updatedAt: "2025-01-03T00:00:00.000Z" } });
+    emit("whatsappSession", {
+      action: "update",
+      session: { ...byStatus[0], status: "CONNECTED", qrcode: "", updatedAt: "2025-01-03T00:00:00.000Z" },
+    });
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
     expect(within(await row("A qrcode")).getByText("Conectado")).toBeInTheDocument();
   });

@@ -77,7 +77,14 @@ export default function ConnectionsPage() {
       )}
       {connection.channel === "simulator" && (
         <Box sx={{ display: "flex", gap: 0.5, alignItems: "center" }}>
-          <Button size="small" component={RouterLink} to={`/simulator/${connection.id}`} target="_blank" rel="noopener" endIcon={<OpenInNew fontSize="small" />}>
+          <Button
+            size="small"
+            component={RouterLink}
+            to={`/simulator/${connection.id}`}
+            target="_blank"
+            rel="noopener"
+            endIcon={<OpenInNew fontSize="small" />}
+          >
             {t("connections.buttons.openSimulator")}
           </Button>
           <RowActionButtons
@@ -115,12 +122,17 @@ export default function ConnectionsPage() {
         },
         { header: t("connections.table.status"), align: "center", cell: (connection) => <ConnectionStatusChip status={connection.status} /> },
         { header: t("connections.table.session"), align: "center", cell: session },
-        { header: t("connections.table.number"), align: "center", cell: (connection) => (connection.number ? formatPhoneNumber(connection.number) : "—") },
+        {
+          header: t("connections.table.number"),
+          align: "center",
+          cell: (connection) => (connection.number ? formatPhoneNumber(connection.number) : "—"),
+        },
         { header: t("connections.table.lastUpdate"), align: "center", cell: (connection) => formatUpdatedAt(connection.updatedAt) },
         {
           header: t("connections.table.default"),
           align: "center",
-          cell: (connection) => connection.isDefault && <Star color="warning" titleAccess={t("connections.table.isDefault")} data-testid="connection-default" />,
+          cell: (connection) =>
+            connection.isDefault && <Star color="warning" titleAccess={t("connections.table.isDefault")} data-testid="connection-default" />,
         },
       ]}
       rowActions={

@@ -36,7 +36,15 @@ export function QrCodeDialog({ connectionId, onClose }: QrCodeDialogProps) {
         </Typography>
         {qrcode ? (
           <Box sx={{ p: 2, bgcolor: "#fff", borderRadius: 1 }}>
-            <QRCodeSVG value={qrcode} size={256} level="M" role="img" aria-label={t("connections.qr.imageLabel")} data-testid="connection-qrcode" data-qrcode={qrcode} />
+            <QRCodeSVG
+              value={qrcode}
+              size={256}
+              level="M"
+              role="img"
+              aria-label={t("connections.qr.imageLabel")}
+              data-testid="connection-qrcode"
+              data-qrcode={qrcode}
+            />
           </Box>
         ) : (
           <Box role="status" sx={{ display: "flex", flexDirection: "column", alignItems: "center", gap: 1, py: 4 }}>

@@ -58,7 +58,8 @@ export function useSessionCommand() {
       return method === "delete" ? api.delete<ConnectionDTO>(path) : api[method]<ConnectionDTO>(path);
     },
     onSuccess: (connection) => {
-      if (connection && typeof connection === "object" && "id" in connection) patchConnectionsCache(queryClient, { action: "update", whatsapp: connection });
+      if (connection && typeof connection === "object" && "id" in connection)
+        patchConnectionsCache(queryClient, { action: "update", whatsapp: connection });
     },
   });
 }

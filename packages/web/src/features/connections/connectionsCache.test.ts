@@ -24,7 +24,8 @@ describe("connections cache", () => {
   });
 
   it("alerts for qrcode, PAIRING, DISCONNECTED, TIMEOUT and OPENING only", () => {
-    for (const status of ["qrcode", "PAIRING", "DISCONNECTED", "TIMEOUT", "OPENING"] as const) expect(hasConnectionAlert([makeConnection({ status })])).toBe(true);
+    for (const status of ["qrcode", "PAIRING", "DISCONNECTED", "TIMEOUT", "OPENING"] as const)
+      expect(hasConnectionAlert([makeConnection({ status })])).toBe(true);
     expect(hasConnectionAlert([makeConnection({ status: "CONNECTED" })])).toBe(false);
     expect(hasConnectionAlert([])).toBe(false);
   });

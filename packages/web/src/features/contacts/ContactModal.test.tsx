@@ -74,7 +74,12 @@ describe("ContactModal", () => {
   });
 
   it("edits a contact with its extra info loaded by id and replaces the rows", async () => {
-    const maria = makeContact({ extraInfo: [{ id: 1, name: "CPF", value: "111" }, { id: 2, name: "Plano", value: "Prata" }] });
+    const maria = makeContact({
+      extraInfo: [
+        { id: 1, name: "CPF", value: "111" },
+        { id: 2, name: "Plano", value: "Prata" },
+      ],
+    });
     const onClose = vi.fn();
     const { calls } = mockFetch({
       "GET /api/contacts/7": () => jsonResponse(200, maria),

@@ -27,14 +27,23 @@ interface ContactModalProps {
 type ContactFormSchema = ZodType<output<typeof contactUpdateBody>, input<typeof contactUpdateBody>>;
 
 /** Server answers whose text belongs under the number field. */
-const NUMBER_ERRORS = { ERR_DUPLICATED_CONTACT: "number", ERR_WAPP_INVALID_CONTACT: "number", ERR_WAPP_CHECK_CONTACT: "number", [INVALID_NUMBER]: "number" } as const;
+const NUMBER_ERRORS = {
+  ERR_DUPLICATED_CONTACT: "number",
+  ERR_WAPP_INVALID_CONTACT: "number",
+  ERR_WAPP_CHECK_CONTACT: "number",
+  [INVALID_NUMBER]: "number",
+} as const;
 
 /** Add/edit a contact (spec §2 Modals, §5): name, number, email and extra info rows. */
 export function ContactModal({ open, onClose, contact, initialValues, onSaved }: ContactModalProps) {
   const { t } = useTranslation();
   return (
     <FormDialog open={open} onClose={onClose} title={contact ? t("contactModal.title.edit") : t("contactModal.title.add")}>
-      {contact ? <EditContact key={contact.id} contact={contact} onClose={onClose} onSaved={onSaved} /> : <ContactForm contact={null} initialValues={initialValues} onClose={onClose} onSaved={onSaved} />}
+      {contact ? (
+        <EditContact key={contact.id} contact={contact} onClose={onClose} onSaved={onSaved} />
+      ) : (
+        <ContactForm contact={null} initialValues={initialValues} onClose={onClose} onSaved={onSaved} />
+      )}
     </FormDialog>
   );
 }
@@ -84,25 +93,39 @@ function ContactForm({ contact, initialValues, onClose, onSaved }: ContactFormPr
   });
   const rows = useFieldArray({ control: form.control, name: "extraInfo" });
 
-  const onSubmit = form.submit(async (values) => {
-    const saved = await save.mutateAsync({
-      name: values.name,
-      number: values.number,
-      email: values.email ?? "",
-      extraInfo: (values.extraInfo ?? []).map(({ name, value }) => ({ name, value: value ?? "" })),
-    });
-    enqueueSnackbar(t("contactModal.success"), { variant: "success" });
-    onSaved?.(saved);
-    onClose();
-  }, { codeFields: NUMBER_ERRORS });
+  const onSubmit = form.submit(
+    async (values) => {
+      const saved = await save.mutateAsync({
+        name: values.name,
+        number: values.number,
+        email: values.email ?? "",
+        extraInfo: (values.extraInfo ?? []).map(({ name, value }) => ({ name, value: value ?? "" })),
+      });
+      enqueueSnackbar(t("contactModal.success"), { variant: "success" });
+      onSaved?.(saved);
+      onClose();
+    },
+    { codeFields: NUMBER_ERRORS },
+  );
 
   return (
-    <DialogForm onSubmit={onSubmit} onCancel={onClose} busy={form.busy} submitLabel={contact ? t("contactModal.buttons.okEdit") : t("contactModal.buttons.okAdd")}>
+    <DialogForm
+      onSubmit={onSubmit}
+      onCancel={onClose}
+      busy={form.busy}
+      submitLabel={contact ? t("contactModal.buttons.okEdit") : t("contactModal.buttons.okAdd")}
+    >
       <Typography variant="subtitle2" color="primary">
         {t("contactModal.form.mainInfo")}
       </Typography>
       <TextField {...form.field("name")} label={t("contactModal.form.name")} autoFocus fullWidth />
-      <TextField {...form.field("number", t("contactModal.form.numberHint"))} label={t("contactModal.form.number")} type="tel" autoComplete="off" fullWidth />
+      <TextField
+        {...form.field("number", t("contactModal.form.numberHint"))}
+        label={t("contactModal.form.number")}
+        type="tel"
+        autoComplete="off"
+        fullWidth
+      />
       <TextField {...form.field("email")} label={t("contactModal.form.email")} type="email" autoComplete="off" fullWidth />
 
       <Typography variant="subtitle2" color="primary" sx={{ mt: 1 }} id="contact-extra-info">
@@ -119,7 +142,11 @@ function ContactForm({ contact, initialValues, onClose, onSaved }: ContactFormPr
             <TextField {...form.field(`extraInfo.${index}.name`)} label={t("contactModal.form.extraName")} size="small" fullWidth />
             <TextField {...form.field(`extraInfo.${index}.value`)} label={t("contactModal.form.extraValue")} size="small" fullWidth />
             <Tooltip title={t("common.delete")}>
-              <IconButton aria-label={t("contactModal.form.removeExtraInfo", { index: index + 1 })} onClick={() => rows.remove(index)} sx={{ mt: 0.25 }}>
+              <IconButton
+                aria-label={t("contactModal.form.removeExtraInfo", { index: index + 1 })}
+                onClick={() => rows.remove(index)}
+                sx={{ mt: 0.25 }}
+              >
                 <DeleteOutline fontSize="small" />
               </IconButton>
             </Tooltip>

@@ -65,7 +65,11 @@ describe("ContactsPage", () => {
 
   it("starts a ticket in the chosen queue and opens it", async () => {
     const { calls, router } = renderContacts(attendant, [maria], {
-      "GET /api/queue": () => jsonResponse(200, [{ id: 3, name: "Vendas", color: "#2E7D32" }, { id: 4, name: "Suporte", color: "#1565C0" }]),
+      "GET /api/queue": () =>
+        jsonResponse(200, [
+          { id: 3, name: "Vendas", color: "#2E7D32" },
+          { id: 4, name: "Suporte", color: "#1565C0" },
+        ]),
       "POST /api/tickets": () => jsonResponse(201, { id: 50, uuid: "0b6f7c55-7d1d-4a4e-9a52-3c1de1a0f001" }),
     });
     await userEvent.click(await screen.findByRole("button", { name: "Iniciar atendimento com Maria Souza" }));
@@ -93,7 +97,9 @@ describe("ContactsPage", () => {
   });
 
   it("imports after confirmation and shows the counts", async () => {
-    const { calls } = renderContacts(admin, [maria], { "POST /api/contacts/import": () => jsonResponse(200, { created: 12, existing: 3, skipped: 1 }) });
+    const { calls } = renderContacts(admin, [maria], {
+      "POST /api/contacts/import": () => jsonResponse(200, { created: 12, existing: 3, skipped: 1 }),
+    });
     await userEvent.click(await screen.findByRole("button", { name: "Importar contatos" }));
     const confirm = await screen.findByRole("dialog", { name: "Importar contatos" });
     expect(calls.some((c) => c.method === "POST")).toBe(false);

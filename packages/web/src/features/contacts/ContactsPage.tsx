@@ -98,13 +98,22 @@ export default function ContactsPage() {
           ),
         },
         { header: t("contacts.table.name"), cell: (contact) => contact.name },
-        { header: t("contacts.table.number"), cellProps: { sx: { whiteSpace: "nowrap" } }, cell: (contact) => (contact.number ? formatPhoneNumber(contact.number) : "—") },
+        {
+          header: t("contacts.table.number"),
+          cellProps: { sx: { whiteSpace: "nowrap" } },
+          cell: (contact) => (contact.number ? formatPhoneNumber(contact.number) : "—"),
+        },
         { header: t("contacts.table.email"), cell: (contact) => contact.email },
       ]}
       rowActions={{
         header: t("contacts.table.actions"),
         actions: (contact) => [
-          { label: t("contacts.actions.startTicket", { name: contact.name }), tooltip: t("startTicket.title"), icon: <WhatsApp fontSize="small" />, onClick: () => setToStart(contact) },
+          {
+            label: t("contacts.actions.startTicket", { name: contact.name }),
+            tooltip: t("startTicket.title"),
+            icon: <WhatsApp fontSize="small" />,
+            onClick: () => setToStart(contact),
+          },
           { kind: "edit", label: t("contacts.actions.edit", { name: contact.name }), onClick: () => dialog.openEdit(contact) },
           canDelete && { kind: "delete", label: t("contacts.actions.delete", { name: contact.name }) },
         ],

@@ -60,13 +60,7 @@ function StartTicketForm({ contact, onClose }: { contact: ContactDTO; onClose: (
   };
 
   return (
-    <DialogForm
-      onSubmit={submit}
-      onCancel={onClose}
-      busy={start.isPending}
-      submitDisabled={queues.isPending}
-      submitLabel={t("startTicket.confirm")}
-    >
+    <DialogForm onSubmit={submit} onCancel={onClose} busy={start.isPending} submitDisabled={queues.isPending} submitLabel={t("startTicket.confirm")}>
       <DialogContentText>{t("startTicket.description", { name: contact.name })}</DialogContentText>
       <TextField
         select
@@ -79,13 +73,19 @@ function StartTicketForm({ contact, onClose }: { contact: ContactDTO; onClose: (
           setError(null);
         }}
         error={!!error}
-        helperText={error ?? (queues.isSuccess && options.length === 0 ? t("startTicket.noQueues") : queues.isError ? errorText(queues.error) : undefined)}
+        helperText={
+          error ?? (queues.isSuccess && options.length === 0 ? t("startTicket.noQueues") : queues.isError ? errorText(queues.error) : undefined)
+        }
         disabled={queues.isPending}
       >
         {admin && <MenuItem value={NO_QUEUE}>{t("startTicket.noQueue")}</MenuItem>}
         {options.map((queue) => (
           <MenuItem key={queue.id} value={String(queue.id)}>
-            <Box component="span" aria-hidden sx={{ width: 12, height: 12, borderRadius: "50%", bgcolor: queue.color, display: "inline-block", mr: 1 }} />
+            <Box
+              component="span"
+              aria-hidden
+              sx={{ width: 12, height: 12, borderRadius: "50%", bgcolor: queue.color, display: "inline-block", mr: 1 }}
+            />
             {queue.name}
           </MenuItem>
         ))}

@@ -1,4 +1,12 @@
-import type { ContactCreateBody, ContactDTO, ContactImportResponse, ContactListResponse, ContactUpdateBody, QueueDTO, TicketDTO } from "@balcao/shared";
+import type {
+  ContactCreateBody,
+  ContactDTO,
+  ContactImportResponse,
+  ContactListResponse,
+  ContactUpdateBody,
+  QueueDTO,
+  TicketDTO,
+} from "@balcao/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../api/client";
 import { queryKeys } from "../../api/queryKeys";
@@ -25,9 +33,12 @@ export function useContact(contactId: number | undefined) {
 }
 
 export const useSaveContact = (contactId: number | undefined) =>
-  useSaveRecord<ContactCreateBody | ContactUpdateBody, ContactDTO>("/contacts", contactId, (queryClient, contact, action) => patchContactsCache(queryClient, { action, contact }));
+  useSaveRecord<ContactCreateBody | ContactUpdateBody, ContactDTO>("/contacts", contactId, (queryClient, contact, action) =>
+    patchContactsCache(queryClient, { action, contact }),
+  );
 
-export const useDeleteContact = () => useDeleteRecord("/contacts", (queryClient, contactId) => patchContactsCache(queryClient, { action: "delete", contactId }));
+export const useDeleteContact = () =>
+  useDeleteRecord("/contacts", (queryClient, contactId) => patchContactsCache(queryClient, { action: "delete", contactId }));
 
 export function useImportContacts() {
   const queryClient = useQueryClient();

@@ -8,7 +8,8 @@ import { contactKeys } from "./queryKeys";
 type Pages = InfiniteData<ContactListResponse, number>;
 
 let nextId = 100;
-const contact = (name: string, number = `55119${String(nextId).padStart(8, "0")}`) => makeContact({ id: nextId++, name, number, email: `${name.toLowerCase()}@x.test` });
+const contact = (name: string, number = `55119${String(nextId).padStart(8, "0")}`) =>
+  makeContact({ id: nextId++, name, number, email: `${name.toLowerCase()}@x.test` });
 
 const pages = (...lists: ReturnType<typeof contact>[][]): Pages => ({
   pageParams: lists.map((_, i) => i + 1),
@@ -46,7 +47,13 @@ describe("patchContactsCache (socket `contact` event)", () => {
     const ana = contact("Ana");
     const bia = contact("Bia");
     // Two loaded pages, the last with more to come: "Zé" sorts after everything loaded.
-    client.setQueryData(contactKeys.list(""), { ...pages([ana], [bia]), pages: [{ contacts: [ana], hasMore: true }, { contacts: [bia], hasMore: true }] });
+    client.setQueryData(contactKeys.list(""), {
+      ...pages([ana], [bia]),
+      pages: [
+        { contacts: [ana], hasMore: true },
+        { contacts: [bia], hasMore: true },
+      ],
+    });
     patchContactsCache(client, { action: "create", contact: contact("Zé") });
     expect(names(client.getQueryData(contactKeys.list("")))).toEqual([["Ana"], ["Bia"]]);
     patchContactsCache(client, { action: "create", contact: contact("Amanda") });

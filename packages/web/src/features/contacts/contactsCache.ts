@@ -13,7 +13,12 @@ export function matchesContactSearch(contact: Pick<ContactDTO, "name" | "email" 
   return digits.length >= 3 && !!contact.number && contact.number.includes(digits);
 }
 
-const lists = { listsKey: contactKeys.lists(), field: "contacts", matches: matchesContactSearch, compare: (a: ContactDTO, b: ContactDTO) => a.name.localeCompare(b.name, "pt-BR") } as const;
+const lists = {
+  listsKey: contactKeys.lists(),
+  field: "contacts",
+  matches: matchesContactSearch,
+  compare: (a: ContactDTO, b: ContactDTO) => a.name.localeCompare(b.name, "pt-BR"),
+} as const;
 
 /**
  * Applies a create/update/delete to every cached contacts list (each keyed by its search text; a row keeps

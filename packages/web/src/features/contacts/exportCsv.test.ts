@@ -8,7 +8,10 @@ const page1 = [
   makeContact({ id: 1, name: "Ana Lúcia", number: "5511987654321", email: "ana@cliente.test" }),
   makeContact({ id: 2, name: "=SOMA(1;2)", number: "5521912345678", email: "" }),
 ];
-const page2 = [makeContact({ id: 3, name: "João; \"Jota\"", number: "14155550123", email: "joao@x.test" }), makeContact({ id: 4, name: "Grupo", number: null, email: "" })];
+const page2 = [
+  makeContact({ id: 3, name: 'João; "Jota"', number: "14155550123", email: "joao@x.test" }),
+  makeContact({ id: 4, name: "Grupo", number: null, email: "" }),
+];
 
 let blobs: Blob[];
 let clicked: { href: string; download: string }[];

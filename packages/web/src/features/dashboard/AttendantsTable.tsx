@@ -40,7 +40,9 @@ export function AttendantsTable({ attendants }: { attendants: DashboardAttendant
                 ) : (
                   <Box sx={{ display: "inline-flex", alignItems: "center", gap: 1 }}>
                     <Rating value={a.rating} max={RATING_MAX} precision={0.1} readOnly size="small" aria-hidden />
-                    <Typography variant="body2">{t("dashboard.attendants.ratingValue", { value: formatDecimal(i18n.language, a.rating), count: a.ratings })}</Typography>
+                    <Typography variant="body2">
+                      {t("dashboard.attendants.ratingValue", { value: formatDecimal(i18n.language, a.rating), count: a.ratings })}
+                    </Typography>
                   </Box>
                 )}
               </TableCell>

@@ -53,7 +53,14 @@ export function CounterCards({ counters, loading }: { counters: DashboardCounter
   return (
     <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", sm: "repeat(2, 1fr)", md: "repeat(3, 1fr)" } }}>
       {cards.map(([key, icon, value]) => (
-        <StatCard key={key} label={t(`dashboard.cards.${key}`)} hint={t(`dashboard.cards.hints.${key}`)} icon={icon} value={show(value)} testId={`counter-${key}`} />
+        <StatCard
+          key={key}
+          label={t(`dashboard.cards.${key}`)}
+          hint={t(`dashboard.cards.hints.${key}`)}
+          icon={icon}
+          value={show(value)}
+          testId={`counter-${key}`}
+        />
       ))}
     </Box>
   );
@@ -65,7 +72,12 @@ export function DueDateCard({ dueDate, today }: { dueDate: string | null | undef
   let detail = "";
   if (dueDate && today) {
     const days = daysUntil(dueDate, today);
-    detail = days > 0 ? t("dashboard.dueDate.daysLeft", { count: days }) : days === 0 ? t("dashboard.dueDate.today") : t("dashboard.dueDate.overdue", { count: -days });
+    detail =
+      days > 0
+        ? t("dashboard.dueDate.daysLeft", { count: days })
+        : days === 0
+          ? t("dashboard.dueDate.today")
+          : t("dashboard.dueDate.overdue", { count: -days });
   }
   const urgent = dueDate && today ? daysUntil(dueDate, today) < 5 : false;
   return (

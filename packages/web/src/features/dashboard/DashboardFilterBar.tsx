@@ -11,7 +11,13 @@ export function DashboardFilterBar({ value, onChange }: { value: DashboardFilter
   const { t } = useTranslation();
   const reversed = value.days === null && value.dateFrom !== "" && value.dateTo !== "" && value.dateFrom > value.dateTo;
   return (
-    <Box component="form" role="search" aria-label={t("dashboard.filter.label")} onSubmit={(e) => e.preventDefault()} sx={{ display: "flex", flexWrap: "wrap", gap: 2, alignItems: "flex-start" }}>
+    <Box
+      component="form"
+      role="search"
+      aria-label={t("dashboard.filter.label")}
+      onSubmit={(e) => e.preventDefault()}
+      sx={{ display: "flex", flexWrap: "wrap", gap: 2, alignItems: "flex-start" }}
+    >
       <FormControl size="small" sx={{ minWidth: 200 }}>
         <InputLabel id="dashboard-period-label">{t("dashboard.filter.period")}</InputLabel>
         <Select

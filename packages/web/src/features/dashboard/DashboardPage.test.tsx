@@ -11,7 +11,13 @@ import { localToday } from "./format";
 // The chart library draws SVG through ResizeObserver, which jsdom lacks; the chart is a thin wrapper
 // around it (TodayChart.tsx), so the page is tested with the hours it hands over.
 vi.mock("./TodayChart", () => ({
-  default: ({ hours }: { hours: number[] }) => <ol data-testid="chart">{hours.map((n, h) => <li key={h}>{n}</li>)}</ol>,
+  default: ({ hours }: { hours: number[] }) => (
+    <ol data-testid="chart">
+      {hours.map((n, h) => (
+        <li key={h}>{n}</li>
+      ))}
+    </ol>
+  ),
 }));
 
 const admin = makeUser({ id: 1, profile: "admin" });
@@ -49,7 +55,10 @@ function renderDashboard(body: () => DashboardResponse = () => response()) {
     "GET /api/dashboard": () => jsonResponse(200, body()),
     "GET /api/dashboard/reports": () => jsonResponse(200, reports),
     "GET /api/dashboard/reports/export": () =>
-      new Response("\uFEFFFila;Atendimentos\r\n", { status: 200, headers: { "Content-Type": "text/csv", "Content-Disposition": 'attachment; filename="relatorio-queues.csv"' } }),
+      new Response("\uFEFFFila;Atendimentos\r\n", {
+        status: 200,
+        headers: { "Content-Type": "text/csv", "Content-Disposition": 'attachment; filename="relatorio-queues.csv"' },
+      }),
   });
   const { socket, emit } = fakeSocket();
   const utils = renderPage(

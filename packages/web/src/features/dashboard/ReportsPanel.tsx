@@ -8,7 +8,17 @@ import { toastError } from "../../components/toastError";
 import { downloadReport, useReports, type DashboardFilter } from "./api";
 import { formatDecimal, formatMinutes } from "./format";
 
-function ReportTableView({ table, rows, onExport, exporting }: { table: ReportTable; rows: ReportRowDTO[]; onExport: () => void; exporting: boolean }) {
+function ReportTableView({
+  table,
+  rows,
+  onExport,
+  exporting,
+}: {
+  table: ReportTable;
+  rows: ReportRowDTO[];
+  onExport: () => void;
+  exporting: boolean;
+}) {
   const { t, i18n } = useTranslation();
   const title = t(`dashboard.reports.${table}`);
   const name = (r: ReportRowDTO) => r.name ?? (table === "queues" ? t("dashboard.reports.noQueue") : t("dashboard.reports.deletedUser"));
@@ -18,7 +28,13 @@ function ReportTableView({ table, rows, onExport, exporting }: { table: ReportTa
         <Typography variant="h6" component="h2" sx={{ flexGrow: 1 }}>
           {title}
         </Typography>
-        <Button size="small" startIcon={<FileDownloadOutlined />} onClick={onExport} disabled={exporting} aria-label={t("dashboard.reports.exportCsvOf", { table: title })}>
+        <Button
+          size="small"
+          startIcon={<FileDownloadOutlined />}
+          onClick={onExport}
+          disabled={exporting}
+          aria-label={t("dashboard.reports.exportCsvOf", { table: title })}
+        >
           {t("dashboard.reports.exportCsv")}
         </Button>
       </Box>
@@ -38,7 +54,13 @@ function ReportTableView({ table, rows, onExport, exporting }: { table: ReportTa
           {rows.map((r) => (
             <TableRow key={r.id ?? "none"} hover>
               <TableCell>
-                {r.color && <Box component="span" sx={{ display: "inline-block", width: 10, height: 10, borderRadius: "50%", bgcolor: r.color, mr: 1 }} aria-hidden />}
+                {r.color && (
+                  <Box
+                    component="span"
+                    sx={{ display: "inline-block", width: 10, height: 10, borderRadius: "50%", bgcolor: r.color, mr: 1 }}
+                    aria-hidden
+                  />
+                )}
                 {name(r)}
               </TableCell>
               <TableCell align="right">{r.tickets}</TableCell>

@@ -80,12 +80,18 @@ export function useDashboardLiveRefresh(): void {
 }
 
 /** A file from the API with the bearer token (one refresh on an expired token), as a Blob. */
-export async function fetchApiFile(path: string, query: Record<string, string | number | undefined>): Promise<{ blob: Blob; fileName: string | null }> {
+export async function fetchApiFile(
+  path: string,
+  query: Record<string, string | number | undefined>,
+): Promise<{ blob: Blob; fileName: string | null }> {
   const url = buildUrl(path, query);
   const get = () => fetch(url, { headers: { Authorization: `Bearer ${sessionStore.getToken() ?? ""}` }, credentials: "include" });
   let res = await get();
   if (res.status === 403) {
-    const body = (await res.clone().json().catch(() => ({}))) as { error?: string };
+    const body = (await res
+      .clone()
+      .json()
+      .catch(() => ({}))) as { error?: string };
     if (body.error === "ERR_TOKEN_EXPIRED") {
       await refreshAccessToken();
       res = await get();

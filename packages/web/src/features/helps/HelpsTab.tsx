@@ -25,7 +25,10 @@ export function HelpsTab() {
       rowProps={() => ({ "data-testid": "help-row" })}
       columns={[
         { header: t("helps.table.title"), cell: (help) => help.title },
-        { header: t("helps.table.description"), cell: (help) => (help.description.length > 80 ? `${help.description.slice(0, 80)}…` : help.description) },
+        {
+          header: t("helps.table.description"),
+          cell: (help) => (help.description.length > 80 ? `${help.description.slice(0, 80)}…` : help.description),
+        },
         {
           header: t("helps.table.video"),
           cell: (help) => (

@@ -8,7 +8,16 @@ import { SocketContext } from "../../api/SocketProvider";
 import { fakeSession, jsonResponse, makeUser, mockFetch, renderPage } from "../../test/utils";
 import KanbanPage from "./KanbanPage";
 
-const lane = (id: number, name: string): TagDTO => ({ id, companyId: 10, name, color: "#1565C0", kanban: 1, userId: 1, createdAt: "", updatedAt: "" });
+const lane = (id: number, name: string): TagDTO => ({
+  id,
+  companyId: 10,
+  name,
+  color: "#1565C0",
+  kanban: 1,
+  userId: 1,
+  createdAt: "",
+  updatedAt: "",
+});
 const LANES = [lane(3, "Proposta"), lane(5, "Fechamento")];
 
 const card = (id: number, overrides: Partial<KanbanTicketDTO> = {}): KanbanTicketDTO => ({
@@ -49,13 +58,25 @@ function render(cards: KanbanTicketDTO[], routes: Parameters<typeof mockFetch>[0
 }
 
 const laneEl = (name: string) => screen.getByRole("region", { name });
-const cardNames = (name: string) => within(laneEl(name)).queryAllByTestId("kanban-card").map((c) => within(c).getByText(/^Cliente/).textContent);
+const cardNames = (name: string) =>
+  within(laneEl(name))
+    .queryAllByTestId("kanban-card")
+    .map((c) => within(c).getByText(/^Cliente/).textContent);
 
 afterEach(() => vi.restoreAllMocks());
 
 describe("KanbanPage", () => {
   it("shows 'Em aberto' and one lane per Kanban tag in order, with number, contact, last message and 'Ver Ticket'", async () => {
-    render([card(1), card(2, { tags: [{ id: 5, name: "Fechamento", color: "#000" }, { id: 9, name: "VIP", color: "#000" }] }), card(3, { tags: [{ id: 3, name: "Proposta", color: "#000" }] })]);
+    render([
+      card(1),
+      card(2, {
+        tags: [
+          { id: 5, name: "Fechamento", color: "#000" },
+          { id: 9, name: "VIP", color: "#000" },
+        ],
+      }),
+      card(3, { tags: [{ id: 3, name: "Proposta", color: "#000" }] }),
+    ]);
     await screen.findByText("Cliente 1");
     expect(screen.getAllByRole("heading", { level: 2 }).map((h) => h.textContent)).toEqual(["Em aberto", "Proposta", "Fechamento"]);
     expect(cardNames("Em aberto")).toEqual(["Cliente 1"]);

@@ -76,11 +76,17 @@ export default function KanbanPage() {
     useSensor(KeyboardSensor, { coordinateGetter: laneKeyboardCoordinates }),
   );
 
-  const laneName = useCallback((laneId: number | null) => (laneId === null ? t("kanban.openLane") : (lanes.find((l) => l.id === laneId)?.name ?? "")), [lanes, t]);
-  const laneOfCard = useCallback((cardId: number) => {
-    for (const [laneId, list] of groups) if (list.some((c) => c.id === cardId)) return laneId;
-    return null;
-  }, [groups]);
+  const laneName = useCallback(
+    (laneId: number | null) => (laneId === null ? t("kanban.openLane") : (lanes.find((l) => l.id === laneId)?.name ?? "")),
+    [lanes, t],
+  );
+  const laneOfCard = useCallback(
+    (cardId: number) => {
+      for (const [laneId, list] of groups) if (list.some((c) => c.id === cardId)) return laneId;
+      return null;
+    },
+    [groups],
+  );
 
   const moveCard = useCallback(
     (card: KanbanTicketDTO, from: number | null, to: number | null) => {
@@ -111,7 +117,13 @@ export default function KanbanPage() {
   else if (lanesQuery.isError || boardQuery.isError) body = <EmptyState title={t("kanban.loadError")} />;
   else
     body = (
-      <DndContext sensors={sensors} onDragStart={onDragStart} onDragEnd={onDragEnd} onDragCancel={() => setActive(null)} accessibility={{ announcements, screenReaderInstructions: instructions }}>
+      <DndContext
+        sensors={sensors}
+        onDragStart={onDragStart}
+        onDragEnd={onDragEnd}
+        onDragCancel={() => setActive(null)}
+        accessibility={{ announcements, screenReaderInstructions: instructions }}
+      >
         <Box sx={{ display: "flex", gap: 2, overflowX: "auto", flex: 1, minHeight: 0, pb: 1 }} data-testid="kanban-board">
           {[null, ...lanes.map((l) => l.id)].map((laneId) => (
             <LaneColumn
@@ -172,13 +184,32 @@ function LaneColumn({ laneId, lane, title, cards, lanes, activeId, onMove, laneN
       data-testid="kanban-lane"
       data-lane={laneId ?? "open"}
       variant="outlined"
-      sx={{ width: LANE_WIDTH, flex: `0 0 ${LANE_WIDTH}px`, display: "flex", flexDirection: "column", minHeight: 0, bgcolor: isOver ? "action.hover" : "background.default", borderTop: 4, borderTopColor: lane?.color ?? "grey.500" }}
+      sx={{
+        width: LANE_WIDTH,
+        flex: `0 0 ${LANE_WIDTH}px`,
+        display: "flex",
+        flexDirection: "column",
+        minHeight: 0,
+        bgcolor: isOver ? "action.hover" : "background.default",
+        borderTop: 4,
+        borderTopColor: lane?.color ?? "grey.500",
+      }}
     >
       <Box sx={{ display: "flex", alignItems: "center", gap: 1, px: 1.5, py: 1 }}>
-        <Typography id={headingId} variant="subtitle1" component="h2" sx={{ fontWeight: 600, flex: 1, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" }}>
+        <Typography
+          id={headingId}
+          variant="subtitle1"
+          component="h2"
+          sx={{ fontWeight: 600, flex: 1, overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" }}
+        >
           {title}
         </Typography>
-        <Chip size="small" label={cards.length.toLocaleString("pt-BR")} aria-label={t("kanban.count", { count: cards.length })} data-testid="kanban-lane-count" />
+        <Chip
+          size="small"
+          label={cards.length.toLocaleString("pt-BR")}
+          aria-label={t("kanban.count", { count: cards.length })}
+          data-testid="kanban-lane-count"
+        />
       </Box>
       <VirtualCards cards={cards} activeId={activeId} emptyText={t("kanban.emptyLane")}>
         {(card) => <DraggableCard card={card} laneId={laneId} lanes={lanes} onMove={onMove} laneName={laneName} hidden={card.id === activeId} />}
@@ -188,7 +219,17 @@ function LaneColumn({ laneId, lane, title, cards, lanes, activeId, onMove, laneN
 }
 
 /** Renders only the cards inside the lane's scroll window (plus the one being dragged, which must stay mounted). */
-function VirtualCards({ cards, activeId, emptyText, children }: { cards: KanbanTicketDTO[]; activeId: number | null; emptyText: string; children: (card: KanbanTicketDTO) => ReactNode }) {
+function VirtualCards({
+  cards,
+  activeId,
+  emptyText,
+  children,
+}: {
+  cards: KanbanTicketDTO[];
+  activeId: number | null;
+  emptyText: string;
+  children: (card: KanbanTicketDTO) => ReactNode;
+}) {
   const scroller = useRef<HTMLDivElement>(null);
   const [view, setView] = useState({ top: 0, height: 800 });
   useEffect(() => {
@@ -248,12 +289,24 @@ const DraggableCard = memo(function DraggableCard({ card, laneId, lanes, hidden,
   const [menu, setMenu] = useState<HTMLElement | null>(null);
   const targets = [null, ...lanes.map((l) => l.id)].filter((id) => id !== laneId);
   return (
-    <Box ref={setNodeRef} {...listeners} sx={{ height: "100%", opacity: hidden ? 0.35 : 1, touchAction: "none" }} data-testid="kanban-card" data-ticket-id={card.id}>
+    <Box
+      ref={setNodeRef}
+      {...listeners}
+      sx={{ height: "100%", opacity: hidden ? 0.35 : 1, touchAction: "none" }}
+      data-testid="kanban-card"
+      data-ticket-id={card.id}
+    >
       <CardBody
         card={card}
         dragHandle={
           <Tooltip title={t("kanban.dragHint")}>
-            <IconButton ref={setActivatorNodeRef} size="small" {...attributes} aria-label={t("kanban.dragLabel", { name: card.contact.name, lane: laneName(laneId) })} sx={{ cursor: "grab" }}>
+            <IconButton
+              ref={setActivatorNodeRef}
+              size="small"
+              {...attributes}
+              aria-label={t("kanban.dragLabel", { name: card.contact.name, lane: laneName(laneId) })}
+              sx={{ cursor: "grab" }}
+            >
               <DragIndicator fontSize="small" />
             </IconButton>
           </Tooltip>
@@ -261,7 +314,12 @@ const DraggableCard = memo(function DraggableCard({ card, laneId, lanes, hidden,
         menu={
           <>
             <Tooltip title={t("kanban.moveTo")}>
-              <IconButton size="small" aria-label={t("kanban.moveLabel", { name: card.contact.name })} aria-haspopup="menu" onClick={(e) => setMenu(e.currentTarget)}>
+              <IconButton
+                size="small"
+                aria-label={t("kanban.moveLabel", { name: card.contact.name })}
+                aria-haspopup="menu"
+                onClick={(e) => setMenu(e.currentTarget)}
+              >
                 <MoreVert fontSize="small" />
               </IconButton>
             </Tooltip>
@@ -288,11 +346,24 @@ const DraggableCard = memo(function DraggableCard({ card, laneId, lanes, hidden,
   );
 });
 
-function CardBody({ card, overlay = false, dragHandle, menu }: { card: KanbanTicketDTO; overlay?: boolean; dragHandle?: ReactNode; menu?: ReactNode }) {
+function CardBody({
+  card,
+  overlay = false,
+  dragHandle,
+  menu,
+}: {
+  card: KanbanTicketDTO;
+  overlay?: boolean;
+  dragHandle?: ReactNode;
+  menu?: ReactNode;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   return (
-    <Card variant="outlined" sx={{ height: "100%", display: "flex", flexDirection: "column", boxShadow: overlay ? 6 : 0, cursor: overlay ? "grabbing" : undefined }}>
+    <Card
+      variant="outlined"
+      sx={{ height: "100%", display: "flex", flexDirection: "column", boxShadow: overlay ? 6 : 0, cursor: overlay ? "grabbing" : undefined }}
+    >
       <CardContent sx={{ pb: 0.5, pt: 1, px: 1.5, flex: 1, minHeight: 0 }}>
         <Box sx={{ display: "flex", alignItems: "center", gap: 0.5 }}>
           {dragHandle}
@@ -308,7 +379,11 @@ function CardBody({ card, overlay = false, dragHandle, menu }: { card: KanbanTic
         <Typography variant="caption" color="text.secondary" component="p" noWrap>
           {card.contact.number ? formatPhoneNumber(card.contact.number) : "—"}
         </Typography>
-        <Typography variant="body2" color="text.secondary" sx={{ overflow: "hidden", display: "-webkit-box", WebkitLineClamp: 2, WebkitBoxOrient: "vertical", wordBreak: "break-word" }}>
+        <Typography
+          variant="body2"
+          color="text.secondary"
+          sx={{ overflow: "hidden", display: "-webkit-box", WebkitLineClamp: 2, WebkitBoxOrient: "vertical", wordBreak: "break-word" }}
+        >
           {card.lastMessage}
         </Typography>
       </CardContent>

@@ -1,4 +1,12 @@
-import { laneOf, type KanbanResponse, type KanbanTicketDTO, type TagDTO, type TagKanbanResponse, type TicketDTO, type TicketEvent } from "@balcao/shared";
+import {
+  laneOf,
+  type KanbanResponse,
+  type KanbanTicketDTO,
+  type TagDTO,
+  type TagKanbanResponse,
+  type TicketDTO,
+  type TicketEvent,
+} from "@balcao/shared";
 import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { api } from "../../api/client";
 import { useSocketEvent } from "../../api/SocketProvider";
@@ -100,7 +108,8 @@ export function useMoveCard(lanes: Lane[]) {
     },
     onError: (err, _vars, context) => {
       if (context?.previous) queryClient.setQueryData(kanbanKeys.board(), context.previous);
-      if ((err as { body?: { error?: string } }).body?.error === "ERR_KANBAN_LANE_CHANGED") void queryClient.invalidateQueries({ queryKey: kanbanKeys.board() });
+      if ((err as { body?: { error?: string } }).body?.error === "ERR_KANBAN_LANE_CHANGED")
+        void queryClient.invalidateQueries({ queryKey: kanbanKeys.board() });
     },
     onSuccess: (ticket) => patchBoard(queryClient, (cards) => cards.map((c) => (c.id === ticket.id ? toCard(ticket) : c))),
   });

@@ -19,7 +19,12 @@ export function ackState(message: Pick<MessageDTO, "ack" | "status">): AckState 
 export function AckIcon({ message }: { message: Pick<MessageDTO, "ack" | "status"> }) {
   const { t } = useTranslation();
   const state = ackState(message);
-  const props = { fontSize: "inherit" as const, titleAccess: t(`messages.ack.${state}`), "data-ack": state, sx: { fontSize: 16, verticalAlign: "middle" } };
+  const props = {
+    fontSize: "inherit" as const,
+    titleAccess: t(`messages.ack.${state}`),
+    "data-ack": state,
+    sx: { fontSize: 16, verticalAlign: "middle" },
+  };
   switch (state) {
     case "failed":
       return <ErrorOutline {...props} color="error" />;

@@ -18,8 +18,18 @@ interface EmojiPickerProps {
 export function EmojiPicker({ anchorEl, onClose, onPick }: EmojiPickerProps) {
   const { t } = useTranslation();
   return (
-    <Popover open={!!anchorEl} anchorEl={anchorEl} onClose={onClose} anchorOrigin={{ vertical: "top", horizontal: "left" }} transformOrigin={{ vertical: "bottom", horizontal: "left" }}>
-      <Box role="grid" aria-label={t("messages.composer.emoji")} sx={{ display: "grid", gridTemplateColumns: `repeat(${EMOJI_PER_LINE}, 32px)`, gap: 0.25, p: 1, maxWidth: "95vw", overflowX: "auto" }}>
+    <Popover
+      open={!!anchorEl}
+      anchorEl={anchorEl}
+      onClose={onClose}
+      anchorOrigin={{ vertical: "top", horizontal: "left" }}
+      transformOrigin={{ vertical: "bottom", horizontal: "left" }}
+    >
+      <Box
+        role="grid"
+        aria-label={t("messages.composer.emoji")}
+        sx={{ display: "grid", gridTemplateColumns: `repeat(${EMOJI_PER_LINE}, 32px)`, gap: 0.25, p: 1, maxWidth: "95vw", overflowX: "auto" }}
+      >
         {EMOJIS.map((emoji) => (
           <IconButton key={emoji} size="small" onClick={() => onPick(emoji)} aria-label={emoji} sx={{ fontSize: 20, width: 32, height: 32 }}>
             {emoji}

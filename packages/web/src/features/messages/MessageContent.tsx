@@ -20,7 +20,12 @@ function ImageMessage({ message }: { message: MessageDTO }) {
   const { src, error, loading } = useMediaBlobUrl(message.mediaUrl);
   const [open, setOpen] = useState(false);
   if (loading) return <CircularProgress size={24} aria-label={t("common.loading")} />;
-  if (error || !src) return <Typography variant="body2" color="text.secondary">{t("messages.media.unavailable")}</Typography>;
+  if (error || !src)
+    return (
+      <Typography variant="body2" color="text.secondary">
+        {t("messages.media.unavailable")}
+      </Typography>
+    );
   return (
     <>
       <Box
@@ -30,13 +35,27 @@ function ImageMessage({ message }: { message: MessageDTO }) {
         aria-label={t("messages.media.enlarge")}
         sx={{ p: 0, border: 0, background: "none", cursor: "zoom-in", display: "block" }}
       >
-        <Box component="img" src={src} alt={message.mediaName ?? t("messages.media.image")} sx={{ ...mediaBoxSx, maxHeight: message.mediaType === "sticker" ? 150 : 300, objectFit: "cover" }} />
+        <Box
+          component="img"
+          src={src}
+          alt={message.mediaName ?? t("messages.media.image")}
+          sx={{ ...mediaBoxSx, maxHeight: message.mediaType === "sticker" ? 150 : 300, objectFit: "cover" }}
+        />
       </Box>
       <Dialog open={open} onClose={() => setOpen(false)} maxWidth="lg" aria-label={t("messages.media.image")}>
-        <IconButton aria-label={t("messages.close")} onClick={() => setOpen(false)} sx={{ position: "absolute", right: 8, top: 8, bgcolor: "background.paper" }}>
+        <IconButton
+          aria-label={t("messages.close")}
+          onClick={() => setOpen(false)}
+          sx={{ position: "absolute", right: 8, top: 8, bgcolor: "background.paper" }}
+        >
           <Close />
         </IconButton>
-        <Box component="img" src={src} alt={message.mediaName ?? t("messages.media.image")} sx={{ maxWidth: "90vw", maxHeight: "85vh", display: "block" }} />
+        <Box
+          component="img"
+          src={src}
+          alt={message.mediaName ?? t("messages.media.image")}
+          sx={{ maxWidth: "90vw", maxHeight: "85vh", display: "block" }}
+        />
       </Dialog>
     </>
   );
@@ -46,9 +65,21 @@ function PlayableMessage({ message, kind }: { message: MessageDTO; kind: "audio"
   const { t } = useTranslation();
   const { src, error, loading } = useMediaBlobUrl(message.mediaUrl);
   if (loading) return <CircularProgress size={24} aria-label={t("common.loading")} />;
-  if (error || !src) return <Typography variant="body2" color="text.secondary">{t("messages.media.unavailable")}</Typography>;
+  if (error || !src)
+    return (
+      <Typography variant="body2" color="text.secondary">
+        {t("messages.media.unavailable")}
+      </Typography>
+    );
   return kind === "audio" ? (
-    <Box component="audio" controls src={src} preload="metadata" sx={{ maxWidth: 300, width: 260, display: "block" }} aria-label={t("messages.media.audio")} />
+    <Box
+      component="audio"
+      controls
+      src={src}
+      preload="metadata"
+      sx={{ maxWidth: 300, width: 260, display: "block" }}
+      aria-label={t("messages.media.audio")}
+    />
   ) : (
     <Box component="video" controls src={src} preload="metadata" sx={mediaBoxSx} aria-label={t("messages.media.video")} />
   );
@@ -70,7 +101,14 @@ function DocumentMessage({ message }: { message: MessageDTO }) {
     }
   };
   return (
-    <Button variant="outlined" size="small" startIcon={busy ? <CircularProgress size={16} /> : <Download />} onClick={() => void download()} disabled={!message.mediaUrl || busy} sx={{ textTransform: "none", maxWidth: 300 }}>
+    <Button
+      variant="outlined"
+      size="small"
+      startIcon={busy ? <CircularProgress size={16} /> : <Download />}
+      onClick={() => void download()}
+      disabled={!message.mediaUrl || busy}
+      sx={{ textTransform: "none", maxWidth: 300 }}
+    >
       <Box component="span" sx={{ overflow: "hidden", textOverflow: "ellipsis", whiteSpace: "nowrap" }}>
         {t("messages.media.download", { name })}
       </Box>
@@ -81,7 +119,8 @@ function DocumentMessage({ message }: { message: MessageDTO }) {
 /** Location body: "<picture>|<maps link>|<description>". Only data:image and https pictures are shown. */
 export function parseLocation(body: string): { picture: string | null; link: string | null; description: string } {
   const [picture = "", link = "", ...description] = body.split("|");
-  const safePicture = /^data:image\/(png|jpe?g|gif|webp);base64,[A-Za-z0-9+/=]+$/.test(picture.trim()) || /^https:\/\//.test(picture.trim()) ? picture.trim() : null;
+  const safePicture =
+    /^data:image\/(png|jpe?g|gif|webp);base64,[A-Za-z0-9+/=]+$/.test(picture.trim()) || /^https:\/\//.test(picture.trim()) ? picture.trim() : null;
   return { picture: safePicture, link: safeHref(link), description: description.join("|").trim() };
 }
 
@@ -90,7 +129,11 @@ function LocationMessage({ message }: { message: MessageDTO }) {
   const { picture, link, description } = parseLocation(message.body);
   return (
     <Box sx={{ display: "flex", flexDirection: "column", gap: 0.5, maxWidth: 300 }}>
-      {picture ? <Box component="img" src={picture} alt={t("messages.location.title")} sx={mediaBoxSx} /> : <Place color="error" sx={{ fontSize: 40 }} />}
+      {picture ? (
+        <Box component="img" src={picture} alt={t("messages.location.title")} sx={mediaBoxSx} />
+      ) : (
+        <Place color="error" sx={{ fontSize: 40 }} />
+      )}
       {link && (
         <Link href={link} target="_blank" rel="noopener noreferrer">
           {t("messages.location.view")}
@@ -119,13 +162,30 @@ function VcardMessage({ message, onStartTicket }: { message: MessageDTO; onStart
 
 export function QuotedMessage({ quoted }: { quoted: QuotedMessageDTO }) {
   const { t } = useTranslation();
-  const text = quoted.isDeleted ? t("messages.deletedByContact") : quoted.body || t(`messages.types.${quoted.mediaType}`, { defaultValue: quoted.mediaType });
+  const text = quoted.isDeleted
+    ? t("messages.deletedByContact")
+    : quoted.body || t(`messages.types.${quoted.mediaType}`, { defaultValue: quoted.mediaType });
   return (
-    <Box sx={{ borderLeft: 4, borderColor: quoted.fromMe ? "primary.main" : "secondary.main", bgcolor: "action.hover", borderRadius: 1, px: 1, py: 0.5, mb: 0.5, overflow: "hidden" }} data-testid="quoted-message">
+    <Box
+      sx={{
+        borderLeft: 4,
+        borderColor: quoted.fromMe ? "primary.main" : "secondary.main",
+        bgcolor: "action.hover",
+        borderRadius: 1,
+        px: 1,
+        py: 0.5,
+        mb: 0.5,
+        overflow: "hidden",
+      }}
+      data-testid="quoted-message"
+    >
       <Typography variant="caption" color={quoted.fromMe ? "primary" : "secondary"} component="p" sx={{ fontWeight: 600 }}>
         {quoted.fromMe ? t("messages.you") : t("messages.contact")}
       </Typography>
-      <Typography variant="body2" sx={{ whiteSpace: "pre-wrap", display: "-webkit-box", WebkitLineClamp: 3, WebkitBoxOrient: "vertical", overflow: "hidden" }}>
+      <Typography
+        variant="body2"
+        sx={{ whiteSpace: "pre-wrap", display: "-webkit-box", WebkitLineClamp: 3, WebkitBoxOrient: "vertical", overflow: "hidden" }}
+      >
         {text}
       </Typography>
     </Box>

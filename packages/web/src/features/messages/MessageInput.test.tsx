@@ -6,21 +6,31 @@ import { makeMessage, makeTicket } from "../tickets/fixtures";
 import { MessageInput, quickMessageSuggestions, quickPreview, signBody } from "./MessageInput";
 
 const quick = [
-  { id: 1, companyId: 10, shortcode: "ola", message: "Olá! Seja bem-vindo à nossa loja, em que posso ajudar hoje?", userId: 1, createdAt: "", updatedAt: "" },
+  {
+    id: 1,
+    companyId: 10,
+    shortcode: "ola",
+    message: "Olá! Seja bem-vindo à nossa loja, em que posso ajudar hoje?",
+    userId: 1,
+    createdAt: "",
+    updatedAt: "",
+  },
   { id: 2, companyId: 10, shortcode: "pix", message: "Nossa chave Pix é o CNPJ.", userId: 1, createdAt: "", updatedAt: "" },
 ];
 
 function setup(ticket = makeTicket(), sign?: boolean) {
   if (sign !== undefined) localStorage.setItem("signOption", JSON.stringify(sign));
   const fetch = mockFetch({
-    "POST /api/messages/1": (call) => jsonResponse(201, [makeMessage({ id: 50, fromMe: true, ack: 1, body: String((call.body as { body: string }).body) })]),
+    "POST /api/messages/1": (call) =>
+      jsonResponse(201, [makeMessage({ id: 50, fromMe: true, ack: 1, body: String((call.body as { body: string }).body) })]),
     "GET /api/quick-messages/list": () => jsonResponse(200, quick),
   });
   renderPage(<MessageInput ticket={ticket} replyingTo={null} onCancelReply={() => {}} />, { session: fakeSession(makeUser({ name: "Ana" })) });
   return fetch;
 }
 
-const sends = (calls: { method: string; url: string; body: unknown }[]) => calls.filter((c) => c.method === "POST" && c.url.startsWith("/api/messages/"));
+const sends = (calls: { method: string; url: string; body: unknown }[]) =>
+  calls.filter((c) => c.method === "POST" && c.url.startsWith("/api/messages/"));
 
 describe("composer rules", () => {
   it("Enter sends the trimmed text signed with the attendant's name (sign on by default)", async () => {
@@ -69,7 +79,9 @@ describe("composer rules", () => {
 
   it("is disabled with a note when the ticket is not open", () => {
     mockFetch({});
-    renderPage(<MessageInput ticket={makeTicket({ status: "pending", userId: null })} replyingTo={null} onCancelReply={() => {}} />, { session: fakeSession(makeUser()) });
+    renderPage(<MessageInput ticket={makeTicket({ status: "pending", userId: null })} replyingTo={null} onCancelReply={() => {}} />, {
+      session: fakeSession(makeUser()),
+    });
     expect(screen.getByRole("textbox", { name: "Mensagem" })).toBeDisabled();
     expect(screen.getByRole("note")).toHaveTextContent("Aceite o atendimento para enviar mensagens");
   });

@@ -71,7 +71,12 @@ function AttachmentPreview({ files, onCancel, onSend }: { files: File[]; onCance
           {files.map((file, i) => (
             <Box key={`${file.name}-${i}`} sx={{ width: 140, textAlign: "center" }}>
               {urls[i] ? (
-                <Box component="img" src={urls[i] ?? undefined} alt={file.name} sx={{ width: 140, height: 100, objectFit: "cover", borderRadius: 1 }} />
+                <Box
+                  component="img"
+                  src={urls[i] ?? undefined}
+                  alt={file.name}
+                  sx={{ width: 140, height: 100, objectFit: "cover", borderRadius: 1 }}
+                />
               ) : (
                 <InsertDriveFileOutlined sx={{ fontSize: 64, color: "text.secondary" }} />
               )}
@@ -81,7 +86,15 @@ function AttachmentPreview({ files, onCancel, onSend }: { files: File[]; onCance
             </Box>
           ))}
         </Box>
-        <TextField label={t("messages.composer.caption")} value={caption} onChange={(e) => setCaption(e.target.value)} multiline maxRows={COMPOSER_MAX_ROWS} fullWidth autoFocus />
+        <TextField
+          label={t("messages.composer.caption")}
+          value={caption}
+          onChange={(e) => setCaption(e.target.value)}
+          multiline
+          maxRows={COMPOSER_MAX_ROWS}
+          fullWidth
+          autoFocus
+        />
       </DialogContent>
       <DialogActions>
         <Button onClick={onCancel} color="inherit">
@@ -241,7 +254,14 @@ export function MessageInput({ ticket, replyingTo, onCancelReply }: MessageInput
         <Paper variant="outlined" sx={{ mb: 1, maxHeight: 220, overflowY: "auto" }}>
           <List dense role="listbox" aria-label={t("messages.composer.quickMessages")}>
             {suggestions.map((q, i) => (
-              <ListItemButton key={q.id} role="option" aria-selected={i === highlight} selected={i === highlight} onMouseDown={(e) => e.preventDefault()} onClick={() => pickQuick(q)}>
+              <ListItemButton
+                key={q.id}
+                role="option"
+                aria-selected={i === highlight}
+                selected={i === highlight}
+                onMouseDown={(e) => e.preventDefault()}
+                onClick={() => pickQuick(q)}
+              >
                 <ListItemText primary={`/${q.shortcode} - ${quickPreview(q.message)}`} />
               </ListItemButton>
             ))}

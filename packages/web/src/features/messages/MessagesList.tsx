@@ -38,7 +38,12 @@ const Bubble = memo(function Bubble({ message, readOnly, onMenu, onRetry, onStar
   const time = format(new Date(message.createdAt), "HH:mm");
   const failed = message.status === "failed";
   return (
-    <Box sx={{ display: "flex", justifyContent: mine ? "flex-end" : "flex-start", px: 1.5, py: 0.25 }} data-testid="message" data-from-me={mine ? "true" : "false"} data-message-id={message.id}>
+    <Box
+      sx={{ display: "flex", justifyContent: mine ? "flex-end" : "flex-start", px: 1.5, py: 0.25 }}
+      data-testid="message"
+      data-from-me={mine ? "true" : "false"}
+      data-message-id={message.id}
+    >
       <Paper
         elevation={0}
         sx={(theme) => ({
@@ -56,7 +61,12 @@ const Bubble = memo(function Bubble({ message, readOnly, onMenu, onRetry, onStar
         })}
       >
         {!readOnly && !message.isDeleted && !isOptimistic(message) && (
-          <IconButton size="small" aria-label={t("messages.menu.label")} onClick={(e) => onMenu(e.currentTarget, message)} sx={{ position: "absolute", top: 0, right: 0, p: 0.25 }}>
+          <IconButton
+            size="small"
+            aria-label={t("messages.menu.label")}
+            onClick={(e) => onMenu(e.currentTarget, message)}
+            sx={{ position: "absolute", top: 0, right: 0, p: 0.25 }}
+          >
             <ExpandMore fontSize="small" />
           </IconButton>
         )}
@@ -123,7 +133,13 @@ export function MessagesList({ ticket, readOnly = false, onReply }: MessagesList
   const [toDelete, setToDelete] = useState<MessageDTO | null>(null);
   const [deleting, setDeleting] = useState(false);
 
-  const startIndex = startId === null ? Math.max(0, messages.length - INITIAL_RENDERED) : Math.max(0, messages.findIndex((m) => m.id === startId));
+  const startIndex =
+    startId === null
+      ? Math.max(0, messages.length - INITIAL_RENDERED)
+      : Math.max(
+          0,
+          messages.findIndex((m) => m.id === startId),
+        );
   const visible = useMemo(() => messages.slice(startIndex), [messages, startIndex]);
   const timeline = useMemo(() => buildTimeline(visible), [visible]);
   const firstVisibleId = visible[0]?.id;
@@ -212,7 +228,9 @@ export function MessagesList({ ticket, readOnly = false, onReply }: MessagesList
         </Box>
       )}
       {query.isLoading && <LoadingState />}
-      {query.isError && <EmptyState title={t("messages.loadFailed")} action={<Button onClick={() => void query.refetch()}>{t("messages.tryAgain")}</Button>} />}
+      {query.isError && (
+        <EmptyState title={t("messages.loadFailed")} action={<Button onClick={() => void query.refetch()}>{t("messages.tryAgain")}</Button>} />
+      )}
       {query.isSuccess && messages.length === 0 && <EmptyState title={t("messages.empty")} />}
       {timeline.map((item) => (
         <Box key={item.key} sx={{ contentVisibility: "auto", containIntrinsicSize: "auto 56px" }}>
@@ -220,7 +238,13 @@ export function MessagesList({ ticket, readOnly = false, onReply }: MessagesList
           {item.kind === "ticketEnded" && <Marker label={t("messages.ticketEnded")} color="error" />}
           {item.kind === "ticketStarted" && <Marker label={t("messages.ticketStarted")} color="primary" />}
           {item.kind === "message" && (
-            <Bubble message={item.message} readOnly={readOnly} onMenu={onMenu} onRetry={onRetry} onStartTicket={readOnly ? undefined : (card) => void onStartTicket(card)} />
+            <Bubble
+              message={item.message}
+              readOnly={readOnly}
+              onMenu={onMenu}
+              onRetry={onRetry}
+              onStartTicket={readOnly ? undefined : (card) => void onStartTicket(card)}
+            />
           )}
         </Box>
       ))}
@@ -245,7 +269,14 @@ export function MessagesList({ ticket, readOnly = false, onReply }: MessagesList
           </MenuItem>
         )}
       </Menu>
-      <ConfirmationDialog open={!!toDelete} title={t("messages.confirmDelete.title")} onClose={() => setToDelete(null)} onConfirm={() => void confirmDelete()} confirmLabel={t("common.delete")} loading={deleting}>
+      <ConfirmationDialog
+        open={!!toDelete}
+        title={t("messages.confirmDelete.title")}
+        onClose={() => setToDelete(null)}
+        onConfirm={() => void confirmDelete()}
+        confirmLabel={t("common.delete")}
+        loading={deleting}
+      >
         {t("messages.confirmDelete.message")}
       </ConfirmationDialog>
     </Box>

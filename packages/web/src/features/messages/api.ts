@@ -3,7 +3,15 @@ import { useInfiniteQuery, useQuery, useQueryClient, type QueryClient } from "@t
 import { useCallback } from "react";
 import { api, ApiError } from "../../api/client";
 import { toastError } from "../../components/toastError";
-import { appendMessage, markOptimisticFailed, messageKeys, optimisticMessage, settleOptimistic, updateMessage, type MessagePages } from "./messagesCache";
+import {
+  appendMessage,
+  markOptimisticFailed,
+  messageKeys,
+  optimisticMessage,
+  settleOptimistic,
+  updateMessage,
+  type MessagePages,
+} from "./messagesCache";
 
 export function useMessages(ticketId: number | undefined) {
   return useInfiniteQuery({
@@ -54,7 +62,15 @@ function setPages(queryClient: QueryClient, ticketId: number, fn: (data: Message
 async function postMessage(queryClient: QueryClient, ticketId: number, message: OutgoingMessage, tempId?: number): Promise<boolean> {
   const first = message.files?.[0];
   const temp = optimisticMessage(ticketId, message.body || first?.name || "", {
-    quotedMsg: message.quotedMsg ? { id: message.quotedMsg.id, body: message.quotedMsg.body, fromMe: message.quotedMsg.fromMe, mediaType: message.quotedMsg.mediaType, isDeleted: message.quotedMsg.isDeleted } : null,
+    quotedMsg: message.quotedMsg
+      ? {
+          id: message.quotedMsg.id,
+          body: message.quotedMsg.body,
+          fromMe: message.quotedMsg.fromMe,
+          mediaType: message.quotedMsg.mediaType,
+          isDeleted: message.quotedMsg.isDeleted,
+        }
+      : null,
     mediaType: mediaTypeOf(first, message.voice),
     mediaName: first?.name ?? null,
   });
@@ -75,7 +91,10 @@ async function postMessage(queryClient: QueryClient, ticketId: number, message: 
 export function useMessageActions(ticketId: number | undefined) {
   const queryClient = useQueryClient();
 
-  const send = useCallback((message: OutgoingMessage) => (ticketId ? postMessage(queryClient, ticketId, message) : Promise.resolve(false)), [queryClient, ticketId]);
+  const send = useCallback(
+    (message: OutgoingMessage) => (ticketId ? postMessage(queryClient, ticketId, message) : Promise.resolve(false)),
+    [queryClient, ticketId],
+  );
 
   const retry = useCallback(
     async (message: MessageDTO) => {

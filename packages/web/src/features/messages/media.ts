@@ -17,11 +17,13 @@ function mediaPath(url: string): string | null {
 export async function fetchMediaBlob(url: string, signal?: AbortSignal): Promise<Blob> {
   const path = mediaPath(url);
   if (!path) throw new Error("ERR_NOT_FOUND");
-  const get = () =>
-    fetch(path, { headers: { Authorization: `Bearer ${sessionStore.getToken() ?? ""}` }, credentials: "include", signal });
+  const get = () => fetch(path, { headers: { Authorization: `Bearer ${sessionStore.getToken() ?? ""}` }, credentials: "include", signal });
   let res = await get();
   if (res.status === 403) {
-    const body = (await res.clone().json().catch(() => ({}))) as { error?: string };
+    const body = (await res
+      .clone()
+      .json()
+      .catch(() => ({}))) as { error?: string };
     if (body.error === "ERR_TOKEN_EXPIRED") {
       await refreshAccessToken();
       res = await get();

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { makeMessage } from "../tickets/fixtures";
-import { appendMessage, flattenMessages, markOptimisticFailed, optimisticMessage, settleOptimistic, updateMessage, type MessagePages } from "./messagesCache";
+import {
+  appendMessage,
+  flattenMessages,
+  markOptimisticFailed,
+  optimisticMessage,
+  settleOptimistic,
+  updateMessage,
+  type MessagePages,
+} from "./messagesCache";
 import { makeTicket } from "../tickets/fixtures";
 
 const data = (): MessagePages => ({

@@ -46,7 +46,9 @@ function removeById(data: MessagePages, id: number): MessagePages {
 export function appendMessage(data: MessagePages, message: MessageDTO): MessagePages {
   if (has(data, message.id)) return mapMessages(data, (m) => (m.id === message.id ? message : m));
   if (message.fromMe) {
-    const twin = data.pages.flatMap((p) => p.messages).find((m) => isOptimistic(m) && m.status === "pending" && m.body === message.body && m.mediaType === message.mediaType);
+    const twin = data.pages
+      .flatMap((p) => p.messages)
+      .find((m) => isOptimistic(m) && m.status === "pending" && m.body === message.body && m.mediaType === message.mediaType);
     if (twin) return mapMessages(data, (m) => (m.id === twin.id ? message : m));
   }
   if (data.pages.length === 0) return { pageParams: [1], pages: [{ messages: [message], hasMore: false, ticket: undefined as never }] };

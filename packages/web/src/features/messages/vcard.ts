@@ -9,7 +9,10 @@ export interface VcardContact {
 
 /** Reads the name and the first phone of a vCard (the `waid` parameter wins over the visible number). */
 export function parseVcard(body: string): VcardContact {
-  const lines = body.replace(/\r\n/g, "\n").replace(/\n[ \t]/g, "").split("\n");
+  const lines = body
+    .replace(/\r\n/g, "\n")
+    .replace(/\n[ \t]/g, "")
+    .split("\n");
   let name = "";
   let number = "";
   for (const line of lines) {
@@ -39,6 +42,14 @@ export async function startTicketFromVcard(card: VcardContact, from: Pick<Ticket
   } catch (err) {
     if (!(err instanceof ApiError && err.status === 404)) throw err;
   }
-  contact ??= await api.post<ContactDTO>("/contacts", { name: card.name.trim().length >= 2 ? card.name.trim().slice(0, 50) : card.number, number: card.number });
-  return api.post<TicketDTO>("/tickets", { contactId: contact.id, status: "open", queueId: from.queueId ?? undefined, whatsappId: from.whatsappId ?? undefined });
+  contact ??= await api.post<ContactDTO>("/contacts", {
+    name: card.name.trim().length >= 2 ? card.name.trim().slice(0, 50) : card.number,
+    number: card.number,
+  });
+  return api.post<TicketDTO>("/tickets", {
+    contactId: contact.id,
+    status: "open",
+    queueId: from.queueId ?? undefined,
+    whatsappId: from.whatsappId ?? undefined,
+  });
 }

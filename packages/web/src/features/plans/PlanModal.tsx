@@ -81,7 +81,10 @@ function PlanForm({ plan, onClose }: { plan: PlanWithUsageDTO | null; onClose: (
             label={t("plans.form.value")}
             placeholder="R$ 0,00"
             fullWidth
-            slotProps={{ htmlInput: { inputMode: "numeric", "aria-describedby": undefined }, input: { endAdornment: <InputAdornment position="end">{t("plans.form.perMonth")}</InputAdornment> } }}
+            slotProps={{
+              htmlInput: { inputMode: "numeric", "aria-describedby": undefined },
+              input: { endAdornment: <InputAdornment position="end">{t("plans.form.perMonth")}</InputAdornment> },
+            }}
           />
         )}
       />

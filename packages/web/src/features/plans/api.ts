@@ -16,7 +16,8 @@ export function usePlansAll(enabled = true) {
 export function useSavePlan(planId: number | undefined) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: PlanCreateBody | PlanUpdateBody) => (planId ? api.put<PlanWithUsageDTO>(`/plans/${planId}`, body) : api.post<PlanWithUsageDTO>("/plans", body)),
+    mutationFn: (body: PlanCreateBody | PlanUpdateBody) =>
+      planId ? api.put<PlanWithUsageDTO>(`/plans/${planId}`, body) : api.post<PlanWithUsageDTO>("/plans", body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: planKeys.root }),
   });
 }

@@ -52,7 +52,12 @@ describe("QueueModal", () => {
     await userEvent.click(screen.getByRole("button", { name: "Salvar" }));
 
     expect(await screen.findByText("Queue saved successfully")).toBeInTheDocument();
-    expect(calls.find((c) => c.method === "POST")?.body).toEqual({ name: "Vendas", color: COLOR_PALETTE[13], greetingMessage: "Olá!", outOfHoursMessage: "" });
+    expect(calls.find((c) => c.method === "POST")?.body).toEqual({
+      name: "Vendas",
+      color: COLOR_PALETTE[13],
+      greetingMessage: "Olá!",
+      outOfHoursMessage: "",
+    });
     // The new queue stays open in edit mode so its options can be built.
     expect(await screen.findByRole("dialog", { name: "Editar fila" })).toBeInTheDocument();
     expect(await screen.findByText(/Nenhuma opção cadastrada/)).toBeInTheDocument();
@@ -108,7 +113,15 @@ describe("QueueModal", () => {
     await userEvent.click(await screen.findByRole("tab", { name: "Horários de Atendimento" }));
     const panel = screen.getByRole("tabpanel");
     const days = within(panel).getAllByRole("group");
-    expect(days.map((d) => d.getAttribute("aria-label"))).toEqual(["Segunda-feira", "Terça-feira", "Quarta-feira", "Quinta-feira", "Sexta-feira", "Sábado", "Domingo"]);
+    expect(days.map((d) => d.getAttribute("aria-label"))).toEqual([
+      "Segunda-feira",
+      "Terça-feira",
+      "Quarta-feira",
+      "Quinta-feira",
+      "Sexta-feira",
+      "Sábado",
+      "Domingo",
+    ]);
     const mondayStart = within(days[0]!).getByLabelText("Segunda-feira — Início");
     expect(mondayStart).toHaveValue("08:00");
     await userEvent.clear(mondayStart);

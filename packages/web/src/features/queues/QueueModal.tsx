@@ -22,7 +22,9 @@ interface QueueModalProps {
 
 type TabKey = "data" | "schedules";
 
-const queueFormSchema = queueCreateBody.pick({ name: true, color: true, greetingMessage: true, outOfHoursMessage: true }).extend({ schedules: weeklyScheduleSchema });
+const queueFormSchema = queueCreateBody
+  .pick({ name: true, color: true, greetingMessage: true, outOfHoursMessage: true })
+  .extend({ schedules: weeklyScheduleSchema });
 
 /**
  * Add/edit a queue (spec §2): tab 'Dados da Fila' (name, colour, greeting and out-of-hours messages, and
@@ -86,7 +88,8 @@ function QueueForm({ queue, onCreated, onClose }: { queue: QueueDTO | null; onCr
     {
       codeFields: { ERR_QUEUE_COLOR_ALREADY_EXISTS: "color", ERR_QUEUE_NAME_ALREADY_EXISTS: "name" },
       onError: (err) => {
-        if (err instanceof ApiError && (err.code === "ERR_QUEUE_COLOR_ALREADY_EXISTS" || err.code === "ERR_QUEUE_NAME_ALREADY_EXISTS")) setTab("data");
+        if (err instanceof ApiError && (err.code === "ERR_QUEUE_COLOR_ALREADY_EXISTS" || err.code === "ERR_QUEUE_NAME_ALREADY_EXISTS"))
+          setTab("data");
       },
       onInvalid: (invalid) => {
         // Show the tab holding the first error.
@@ -99,7 +102,12 @@ function QueueForm({ queue, onCreated, onClose }: { queue: QueueDTO | null; onCr
   return (
     <>
       {showSchedules && (
-        <Tabs value={activeTab} onChange={(_e, value: TabKey) => setTab(value)} aria-label={t("queues.modal.tabsLabel")} sx={{ px: 3, borderBottom: 1, borderColor: "divider" }}>
+        <Tabs
+          value={activeTab}
+          onChange={(_e, value: TabKey) => setTab(value)}
+          aria-label={t("queues.modal.tabsLabel")}
+          sx={{ px: 3, borderBottom: 1, borderColor: "divider" }}
+        >
           <Tab value="data" label={t("queues.modal.tabs.data")} id="queue-tab-data" aria-controls="queue-tabpanel-data" />
           <Tab value="schedules" label={t("queues.modal.tabs.schedules")} id="queue-tab-schedules" aria-controls="queue-tabpanel-schedules" />
         </Tabs>
@@ -128,7 +136,14 @@ function QueueForm({ queue, onCreated, onClose }: { queue: QueueDTO | null; onCr
                   />
                 )}
               />
-              <TextField {...form.register("greetingMessage")} label={t("queues.modal.form.greetingMessage")} multiline minRows={3} maxRows={8} fullWidth />
+              <TextField
+                {...form.register("greetingMessage")}
+                label={t("queues.modal.form.greetingMessage")}
+                multiline
+                minRows={3}
+                maxRows={8}
+                fullWidth
+              />
               <TextField
                 {...form.field("outOfHoursMessage", t("queues.modal.form.variablesHelp"))}
                 label={t("queues.modal.form.outOfHoursMessage")}

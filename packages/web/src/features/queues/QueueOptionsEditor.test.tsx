@@ -24,17 +24,30 @@ function optionsServer(initial: QueueOptionDTO[] = []) {
       const parentId = b.parentId ?? null;
       const siblings = rows.filter((o) => o.parentId === parentId);
       if (b.option && siblings.some((o) => o.option === b.option)) return jsonResponse(400, { error: "ERR_QUEUE_OPTION_ALREADY_EXISTS" });
-      const row = makeOption({ id: nextId++, queueId: b.queueId, parentId, title: b.title, message: b.message, option: b.option ?? String(siblings.length + 1) });
+      const row = makeOption({
+        id: nextId++,
+        queueId: b.queueId,
+        parentId,
+        title: b.title,
+        message: b.message,
+        option: b.option ?? String(siblings.length + 1),
+      });
       rows.push(row);
       return jsonResponse(201, row);
     },
     "PUT /api/queue-options/1": (call) => {
       rows = rows.map((o) => (o.id === idOf(call) ? { ...o, ...(call.body as object) } : o));
-      return jsonResponse(200, rows.find((o) => o.id === idOf(call)));
+      return jsonResponse(
+        200,
+        rows.find((o) => o.id === idOf(call)),
+      );
     },
     "PUT /api/queue-options/100": (call) => {
       rows = rows.map((o) => (o.id === idOf(call) ? { ...o, ...(call.body as object) } : o));
-      return jsonResponse(200, rows.find((o) => o.id === idOf(call)));
+      return jsonResponse(
+        200,
+        rows.find((o) => o.id === idOf(call)),
+      );
     },
     "DELETE /api/queue-options/1": (call) => {
       const gone = subtree(idOf(call));
@@ -88,7 +101,10 @@ describe("QueueOptionsEditor", () => {
     await userEvent.clear(number);
     await userEvent.type(number, "7{Enter}");
     expect(await screen.findByRole("listitem", { name: "7 - Celulares" })).toBeInTheDocument();
-    expect(calls.find((c) => c.method === "PUT")).toMatchObject({ url: "/api/queue-options/100", body: { title: "Celulares", message: "Escolha a marca", option: "7" } });
+    expect(calls.find((c) => c.method === "PUT")).toMatchObject({
+      url: "/api/queue-options/100",
+      body: { title: "Celulares", message: "Escolha a marca", option: "7" },
+    });
   }, 30_000);
 
   it("adds a root option, translates a duplicated number, and Escape cancels", async () => {

@@ -48,7 +48,12 @@ export function QueueOptionsEditor({ queueId }: { queueId: number | undefined })
           {t("queues.options.title")}
         </Typography>
         {queueId && (
-          <Button size="small" startIcon={<AddOutlined />} onClick={() => setEditing({ mode: "add", parentId: null })} disabled={editing?.mode === "add" && editing.parentId === null}>
+          <Button
+            size="small"
+            startIcon={<AddOutlined />}
+            onClick={() => setEditing({ mode: "add", parentId: null })}
+            disabled={editing?.mode === "add" && editing.parentId === null}
+          >
             {t("queues.options.add")}
           </Button>
         )}
@@ -60,9 +65,7 @@ export function QueueOptionsEditor({ queueId }: { queueId: number | undefined })
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
             {t("queues.options.help")}
           </Typography>
-          {editing?.mode === "add" && editing.parentId === null && (
-            <OptionForm queueId={queueId} editing={editing} onDone={() => setEditing(null)} />
-          )}
+          {editing?.mode === "add" && editing.parentId === null && <OptionForm queueId={queueId} editing={editing} onDone={() => setEditing(null)} />}
           {tree.isPending && <LoadingState />}
           {tree.isError && <EmptyState title={t("queues.options.loadFailed")} />}
           {tree.isSuccess && tree.data.length === 0 && !(editing?.mode === "add" && editing.parentId === null) && (
@@ -73,7 +76,15 @@ export function QueueOptionsEditor({ queueId }: { queueId: number | undefined })
           {tree.isSuccess && tree.data.length > 0 && (
             <Box component="ul" aria-label={t("queues.options.title")} sx={{ listStyle: "none", m: 0, p: 0 }}>
               {tree.data.map((option) => (
-                <OptionNode key={option.id} queueId={queueId} option={option} depth={1} editing={editing} setEditing={setEditing} onDelete={setToDelete} />
+                <OptionNode
+                  key={option.id}
+                  queueId={queueId}
+                  option={option}
+                  depth={1}
+                  editing={editing}
+                  setEditing={setEditing}
+                  onDelete={setToDelete}
+                />
               ))}
             </Box>
           )}
@@ -124,7 +135,12 @@ function OptionNode({ queueId, option, depth, editing, setEditing, onDelete }: O
           <Box sx={{ display: "flex", flexShrink: 0 }}>
             <RowActionButtons
               actions={[
-                { label: t("queues.options.addChildOf", { title: option.title }), tooltip: t("queues.options.addChild"), icon: <SubdirectoryArrowRight fontSize="small" />, onClick: () => setEditing({ mode: "add", parentId: option.id }) },
+                {
+                  label: t("queues.options.addChildOf", { title: option.title }),
+                  tooltip: t("queues.options.addChild"),
+                  icon: <SubdirectoryArrowRight fontSize="small" />,
+                  onClick: () => setEditing({ mode: "add", parentId: option.id }),
+                },
                 { kind: "edit", label: t("queues.options.editOf", { title: option.title }), onClick: () => setEditing({ mode: "edit", option }) },
                 { kind: "delete", label: t("queues.options.deleteOf", { title: option.title }) },
               ]}
@@ -134,9 +150,21 @@ function OptionNode({ queueId, option, depth, editing, setEditing, onDelete }: O
         </Box>
       )}
       {(option.children.length > 0 || isAddingChild) && (
-        <Box component="ul" aria-label={t("queues.options.childrenOf", { title: option.title })} sx={{ listStyle: "none", m: 0, pl: 3, borderLeft: 2, borderColor: "divider", ml: 1.5 }}>
+        <Box
+          component="ul"
+          aria-label={t("queues.options.childrenOf", { title: option.title })}
+          sx={{ listStyle: "none", m: 0, pl: 3, borderLeft: 2, borderColor: "divider", ml: 1.5 }}
+        >
           {option.children.map((child) => (
-            <OptionNode key={child.id} queueId={queueId} option={child} depth={depth + 1} editing={editing} setEditing={setEditing} onDelete={onDelete} />
+            <OptionNode
+              key={child.id}
+              queueId={queueId}
+              option={child}
+              depth={depth + 1}
+              editing={editing}
+              setEditing={setEditing}
+              onDelete={onDelete}
+            />
           ))}
           {isAddingChild && (
             <Box component="li" sx={{ mt: 1 }}>
@@ -164,16 +192,24 @@ function OptionForm({ queueId, editing, onDone }: { queueId: number; editing: No
     translate: translateQueueValidation,
   });
 
-  const onSubmit = form.submit(async (values) => {
-    const body = { title: values.title, message: values.message, ...(values.option ? { option: values.option } : {}) };
-    if (editing.mode === "edit") await update.mutateAsync({ id: editing.option.id, body });
-    else await create.mutateAsync(editing.parentId === null ? body : { ...body, parentId: editing.parentId });
-    enqueueSnackbar(t("queues.options.toasts.saved"), { variant: "success" });
-    onDone();
-  }, { codeFields: { ERR_QUEUE_OPTION_ALREADY_EXISTS: "option" } });
+  const onSubmit = form.submit(
+    async (values) => {
+      const body = { title: values.title, message: values.message, ...(values.option ? { option: values.option } : {}) };
+      if (editing.mode === "edit") await update.mutateAsync({ id: editing.option.id, body });
+      else await create.mutateAsync(editing.parentId === null ? body : { ...body, parentId: editing.parentId });
+      enqueueSnackbar(t("queues.options.toasts.saved"), { variant: "success" });
+      onDone();
+    },
+    { codeFields: { ERR_QUEUE_OPTION_ALREADY_EXISTS: "option" } },
+  );
 
   const busy = form.busy;
-  const formTitle = editing.mode === "edit" ? t("queues.options.editTitle") : editing.parentId === null ? t("queues.options.addTitle") : t("queues.options.addChildTitle");
+  const formTitle =
+    editing.mode === "edit"
+      ? t("queues.options.editTitle")
+      : editing.parentId === null
+        ? t("queues.options.addTitle")
+        : t("queues.options.addChildTitle");
 
   return (
     <Box
@@ -205,7 +241,16 @@ function OptionForm({ queueId, editing, onDone }: { queueId: number; editing: No
         />
         <TextField {...form.field("title")} size="small" label={t("queues.options.form.title")} autoFocus fullWidth />
       </Box>
-      <TextField {...form.register("message")} size="small" label={t("queues.options.form.message")} multiline minRows={2} maxRows={6} fullWidth helperText={t("queues.options.form.messageHelp")} />
+      <TextField
+        {...form.register("message")}
+        size="small"
+        label={t("queues.options.form.message")}
+        multiline
+        minRows={2}
+        maxRows={6}
+        fullWidth
+        helperText={t("queues.options.form.messageHelp")}
+      />
       <Box sx={{ display: "flex", justifyContent: "flex-end", gap: 1 }}>
         <Button onClick={onDone} color="inherit" disabled={busy}>
           {t("common.cancel")}

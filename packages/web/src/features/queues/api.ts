@@ -1,4 +1,12 @@
-import type { QueueCreateBody, QueueDTO, QueueEvent, QueueOptionCreateBody, QueueOptionDTO, QueueOptionUpdateBody, QueueUpdateBody } from "@balcao/shared";
+import type {
+  QueueCreateBody,
+  QueueDTO,
+  QueueEvent,
+  QueueOptionCreateBody,
+  QueueOptionDTO,
+  QueueOptionUpdateBody,
+  QueueUpdateBody,
+} from "@balcao/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../api/client";
 import { queryKeys } from "../../api/queryKeys";
@@ -16,7 +24,9 @@ export function useQueues() {
 }
 
 export const useSaveQueue = (queueId: number | undefined) =>
-  useSaveRecord<QueueCreateBody | QueueUpdateBody, QueueDTO>("/queue", queueId, (queryClient, queue, action) => patchQueuesCache(queryClient, { action, queue }));
+  useSaveRecord<QueueCreateBody | QueueUpdateBody, QueueDTO>("/queue", queueId, (queryClient, queue, action) =>
+    patchQueuesCache(queryClient, { action, queue }),
+  );
 
 export const useDeleteQueue = () => useDeleteRecord("/queue", (queryClient, queueId) => patchQueuesCache(queryClient, { action: "delete", queueId }));
 

@@ -54,7 +54,12 @@ export function WeeklyScheduleFields({ timeField, weekError, disabled }: WeeklyS
       {WEEKDAYS_EN.map((weekdayEn, index) => {
         const day = t(`schedulesEditor.weekdays.${weekdayEn}`);
         return (
-          <Box key={weekdayEn} role="group" aria-label={day} sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "160px 1fr 1fr" }, gap: 1.5, alignItems: "start" }}>
+          <Box
+            key={weekdayEn}
+            role="group"
+            aria-label={day}
+            sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "160px 1fr 1fr" }, gap: 1.5, alignItems: "start" }}
+          >
             <Typography sx={{ pt: { sm: 1 } }}>{day}</Typography>
             {(["startTime", "endTime"] as const).map((field) => {
               const { onChange, ...input } = timeField(index, field);

@@ -11,7 +11,11 @@ import { useSaveQuickMessage } from "./api";
 export function QuickMessageModal({ quickMessage, ...dialog }: DialogState & { quickMessage?: QuickMessageDTO | null }) {
   const { t } = useTranslation();
   const title = quickMessage ? t("quickMessageModal.title.edit") : t("quickMessageModal.title.add");
-  return <FormDialog {...dialog} title={title}><QuickMessageForm key={quickMessage?.id ?? "new"} quickMessage={quickMessage ?? null} onClose={dialog.onClose} /></FormDialog>;
+  return (
+    <FormDialog {...dialog} title={title}>
+      <QuickMessageForm key={quickMessage?.id ?? "new"} quickMessage={quickMessage ?? null} onClose={dialog.onClose} />
+    </FormDialog>
+  );
 }
 
 function QuickMessageForm({ quickMessage, onClose }: { quickMessage: QuickMessageDTO | null; onClose: () => void }) {
@@ -19,11 +23,14 @@ function QuickMessageForm({ quickMessage, onClose }: { quickMessage: QuickMessag
   const save = useSaveQuickMessage(quickMessage?.id);
   const form = useZodForm(quickMessageBody, { defaultValues: { shortcode: quickMessage?.shortcode ?? "", message: quickMessage?.message ?? "" } });
 
-  const onSubmit = form.submit(async (values) => {
-    await save.mutateAsync({ shortcode: values.shortcode, message: values.message });
-    enqueueSnackbar(quickMessage ? t("quickMessages.toasts.updated") : t("quickMessages.toasts.added"), { variant: "success" });
-    onClose();
-  }, { codeFields: { ERR_DUPLICATED_SHORTCODE: "shortcode" } });
+  const onSubmit = form.submit(
+    async (values) => {
+      await save.mutateAsync({ shortcode: values.shortcode, message: values.message });
+      enqueueSnackbar(quickMessage ? t("quickMessages.toasts.updated") : t("quickMessages.toasts.added"), { variant: "success" });
+      onClose();
+    },
+    { codeFields: { ERR_DUPLICATED_SHORTCODE: "shortcode" } },
+  );
 
   /** The message is multi-line: Enter adds a line, Ctrl/⌘+Enter saves. */
   const onMessageKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -34,7 +41,12 @@ function QuickMessageForm({ quickMessage, onClose }: { quickMessage: QuickMessag
   };
 
   return (
-    <DialogForm onSubmit={onSubmit} onCancel={onClose} busy={form.busy} submitLabel={quickMessage ? t("quickMessageModal.buttons.okEdit") : t("quickMessageModal.buttons.okAdd")}>
+    <DialogForm
+      onSubmit={onSubmit}
+      onCancel={onClose}
+      busy={form.busy}
+      submitLabel={quickMessage ? t("quickMessageModal.buttons.okEdit") : t("quickMessageModal.buttons.okAdd")}
+    >
       <TextField
         {...form.field("shortcode", t("quickMessageModal.form.shortcodeHint"))}
         label={t("quickMessageModal.form.shortcode")}

@@ -28,8 +28,16 @@ export default function QuickMessagesPage() {
       testId="quick-messages-scroll"
       rowProps={() => ({ "data-testid": "quick-message-row" })}
       columns={[
-        { header: t("quickMessages.table.shortcode"), cellProps: { sx: { fontFamily: "monospace", whiteSpace: "nowrap" } }, cell: (record) => `/${record.shortcode}` },
-        { header: t("quickMessages.table.message"), cellProps: { sx: { whiteSpace: "pre-wrap", wordBreak: "break-word" } }, cell: (record) => record.message },
+        {
+          header: t("quickMessages.table.shortcode"),
+          cellProps: { sx: { fontFamily: "monospace", whiteSpace: "nowrap" } },
+          cell: (record) => `/${record.shortcode}`,
+        },
+        {
+          header: t("quickMessages.table.message"),
+          cellProps: { sx: { whiteSpace: "pre-wrap", wordBreak: "break-word" } },
+          cell: (record) => record.message,
+        },
       ]}
       rowActions={{
         header: t("quickMessages.table.actions"),

@@ -15,7 +15,8 @@ export const useSaveQuickMessage = (id: number | undefined) =>
     patchQuickMessagesCache(queryClient, { action, record }),
   );
 
-export const useDeleteQuickMessage = () => useDeleteRecord("/quick-messages", (queryClient, id) => patchQuickMessagesCache(queryClient, { action: "delete", id }));
+export const useDeleteQuickMessage = () =>
+  useDeleteRecord("/quick-messages", (queryClient, id) => patchQuickMessagesCache(queryClient, { action: "delete", id }));
 
 /** Keeps cached quick-message lists in step with the `quickmessage` socket event. */
 export function useQuickMessagesRealtime(): void {

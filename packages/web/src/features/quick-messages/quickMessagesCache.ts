@@ -10,7 +10,12 @@ export type QuickMessageEvent = { action: "create" | "update"; record: QuickMess
 export const matchesQuickMessageSearch = (record: Pick<QuickMessageDTO, "shortcode" | "message">, search: string): boolean =>
   containsSearch(search, record.shortcode, record.message);
 
-const lists = { listsKey: quickMessageKeys.lists(), field: "records", matches: matchesQuickMessageSearch, compare: (a: QuickMessageDTO, b: QuickMessageDTO) => a.shortcode.localeCompare(b.shortcode, "pt-BR") } as const;
+const lists = {
+  listsKey: quickMessageKeys.lists(),
+  field: "records",
+  matches: matchesQuickMessageSearch,
+  compare: (a: QuickMessageDTO, b: QuickMessageDTO) => a.shortcode.localeCompare(b.shortcode, "pt-BR"),
+} as const;
 
 /** Applies a create/update/delete to every cached quick-message list (each keyed by its search text). */
 export const patchQuickMessagesCache = (queryClient: QueryClient, event: QuickMessageEvent) =>

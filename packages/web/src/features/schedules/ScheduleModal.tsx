@@ -45,12 +45,28 @@ export function ScheduleModal({ open, onClose, schedule, contact, ticketId }: Sc
   const { t } = useTranslation();
   return (
     <FormDialog open={open} onClose={onClose} title={t(scheduleTitleKey(schedule?.status ?? null))}>
-      <ScheduleForm key={schedule?.id ?? `new-${contact?.id ?? ""}`} schedule={schedule ?? null} contact={contact ?? null} ticketId={ticketId} onClose={onClose} />
+      <ScheduleForm
+        key={schedule?.id ?? `new-${contact?.id ?? ""}`}
+        schedule={schedule ?? null}
+        contact={contact ?? null}
+        ticketId={ticketId}
+        onClose={onClose}
+      />
     </FormDialog>
   );
 }
 
-function ScheduleForm({ schedule, contact, ticketId, onClose }: { schedule: ScheduleDTO | null; contact: ScheduleContact | null; ticketId?: number; onClose: () => void }) {
+function ScheduleForm({
+  schedule,
+  contact,
+  ticketId,
+  onClose,
+}: {
+  schedule: ScheduleDTO | null;
+  contact: ScheduleContact | null;
+  ticketId?: number;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const { user } = useSession();
   const timeZone = user?.company.timeZone || DEFAULT_TIME_ZONE;
@@ -89,7 +105,8 @@ function ScheduleForm({ schedule, contact, ticketId, onClose }: { schedule: Sche
       // Spec §4/§9: a new schedule starts one hour from now.
       sendAt: toLocalInput(schedule ? new Date(schedule.sendAt) : new Date(Date.now() + SCHEDULE_DEFAULT_DELAY_MS), timeZone),
     },
-    translate: (message) => (message === PAST ? t(`backendErrors.${PAST}`) : message === INVALID_DATE ? t("schedules.dialog.invalidDate") : translateValidation(message)),
+    translate: (message) =>
+      message === PAST ? t(`backendErrors.${PAST}`) : message === INVALID_DATE ? t("schedules.dialog.invalidDate") : translateValidation(message),
   });
 
   const [selected, setSelected] = useState<ScheduleContact | null>(initialContact ?? null);
@@ -212,7 +229,12 @@ function ScheduleForm({ schedule, contact, ticketId, onClose }: { schedule: Sche
 
   return (
     <>
-      <DialogForm onSubmit={onSubmit} onCancel={onClose} busy={form.busy} submitLabel={t(schedule ? "schedules.dialog.save" : "schedules.dialog.add")}>
+      <DialogForm
+        onSubmit={onSubmit}
+        onCancel={onClose}
+        busy={form.busy}
+        submitLabel={t(schedule ? "schedules.dialog.save" : "schedules.dialog.add")}
+      >
         {fields}
       </DialogForm>
       {schedule?.status === "ERRO" && (

@@ -41,7 +41,11 @@ export default function SchedulesPage() {
   const [dialog, setDialog] = useState<DialogState>({ open: false });
   // The dialog shows the live state of its schedule (sent or failed while it is open).
   useSchedulesRealtime((event) =>
-    setDialog((current) => (current.open && current.schedule && event.action !== "delete" && event.schedule.id === current.schedule.id ? { ...current, schedule: event.schedule } : current)),
+    setDialog((current) =>
+      current.open && current.schedule && event.action !== "delete" && event.schedule.id === current.schedule.id
+        ? { ...current, schedule: event.schedule }
+        : current,
+    ),
   );
 
   const [params, setParams] = useSearchParams();
@@ -92,7 +96,11 @@ export default function SchedulesPage() {
           const label = s.contact?.name ?? String(s.id);
           return [
             editable
-              ? { kind: "edit", label: t("schedules.actions.edit", { name: label }), onClick: () => setDialog({ open: true, schedule: s, contact: null }) }
+              ? {
+                  kind: "edit",
+                  label: t("schedules.actions.edit", { name: label }),
+                  onClick: () => setDialog({ open: true, schedule: s, contact: null }),
+                }
               : {
                   label: t("schedules.actions.view", { name: label }),
                   tooltip: t("schedules.actions.viewTooltip"),

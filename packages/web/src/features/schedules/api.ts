@@ -1,4 +1,12 @@
-import type { ContactDTO, ContactListResponse, ScheduleCreateBody, ScheduleDTO, ScheduleEvent, ScheduleListResponse, ScheduleUpdateBody } from "@balcao/shared";
+import type {
+  ContactDTO,
+  ContactListResponse,
+  ScheduleCreateBody,
+  ScheduleDTO,
+  ScheduleEvent,
+  ScheduleListResponse,
+  ScheduleUpdateBody,
+} from "@balcao/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../api/client";
 import { useSocketEvent } from "../../api/SocketProvider";

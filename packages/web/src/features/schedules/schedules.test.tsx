@@ -11,7 +11,17 @@ import SchedulesPage, { previewBody } from "./SchedulesPage";
 import { formatScheduleTime, fromLocalInput, toLocalInput } from "./time";
 
 const TZ = "America/Sao_Paulo";
-const company = { id: 10, name: "Acme", dueDate: "2099-12-31", status: true, campaignsEnabled: true, planId: 1, email: "acme@example.com", trialExpiration: null, timeZone: TZ };
+const company = {
+  id: 10,
+  name: "Acme",
+  dueDate: "2099-12-31",
+  status: true,
+  campaignsEnabled: true,
+  planId: 1,
+  email: "acme@example.com",
+  trialExpiration: null,
+  timeZone: TZ,
+};
 const attendant = () => makeUser({ id: 7, profile: "user", company });
 
 const schedule = (overrides: Partial<ScheduleDTO> = {}): ScheduleDTO => ({
@@ -65,7 +75,9 @@ describe("ScheduleModal", () => {
       "POST /api/schedules": ({ body }) => jsonResponse(201, schedule({ ...(body as object), id: 3 })),
     });
     const onClose = vi.fn();
-    renderPage(<ScheduleModal open onClose={onClose} contact={{ id: 5, name: "Maria Souza", number: "5511988887777" }} ticketId={44} />, { session: fakeSession(attendant()) });
+    renderPage(<ScheduleModal open onClose={onClose} contact={{ id: 5, name: "Maria Souza", number: "5511988887777" }} ticketId={44} />, {
+      session: fakeSession(attendant()),
+    });
     expect(screen.getByRole("dialog", { name: "Novo agendamento" })).toBeInTheDocument();
     const contact = screen.getByRole("combobox", { name: "Contato" });
     expect(contact).toHaveValue("Maria Souza - 5511988887777");
@@ -90,12 +102,33 @@ describe("ScheduleModal", () => {
     fireEvent.change(when, { target: { value: "2030-03-10T10:00" } });
     await userEvent.click(screen.getByRole("button", { name: "Agendar" }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    expect(calls[0]!.body).toEqual({ contactId: 5, body: "Oi, {{firstName}}! Lembrete da consulta.", sendAt: "2030-03-10T13:00:00.000Z", ticketId: 44 });
+    expect(calls[0]!.body).toEqual({
+      contactId: 5,
+      body: "Oi, {{firstName}}! Lembrete da consulta.",
+      sendAt: "2030-03-10T13:00:00.000Z",
+      ticketId: 44,
+    });
   });
 
   it("searches contacts from 3 characters and requires one", async () => {
     const { calls } = mockFetch({
-      "GET /api/contacts": () => jsonResponse(200, { contacts: [{ id: 8, name: "João Lima", number: "5511977776666", email: "", profilePicUrl: "", isGroup: false, companyId: 10, createdAt: "", updatedAt: "" }], hasMore: false }),
+      "GET /api/contacts": () =>
+        jsonResponse(200, {
+          contacts: [
+            {
+              id: 8,
+              name: "João Lima",
+              number: "5511977776666",
+              email: "",
+              profilePicUrl: "",
+              isGroup: false,
+              companyId: 10,
+              createdAt: "",
+              updatedAt: "",
+            },
+          ],
+          hasMore: false,
+        }),
       "POST /api/schedules": ({ body }) => jsonResponse(201, schedule({ ...(body as object), id: 4 })),
     });
     renderPage(<ScheduleModal open onClose={() => {}} />, { session: fakeSession(attendant()) });
@@ -125,7 +158,9 @@ describe("ScheduleModal", () => {
     expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(["POST /api/schedules/2/retry"]);
     view.unmount();
 
-    renderPage(<ScheduleModal open onClose={() => {}} schedule={schedule({ status: "ENVIADA", sentAt: "2030-03-10T13:00:02.000Z" })} />, { session: fakeSession(attendant()) });
+    renderPage(<ScheduleModal open onClose={() => {}} schedule={schedule({ status: "ENVIADA", sentAt: "2030-03-10T13:00:02.000Z" })} />, {
+      session: fakeSession(attendant()),
+    });
     expect(screen.getByRole("dialog", { name: "Mensagem enviada" })).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Salvar" })).not.toBeInTheDocument();
     expect(screen.getByTestId("schedule-body")).toBeDisabled();
@@ -143,8 +178,23 @@ describe("ScheduleModal", () => {
 describe("SchedulesPage", () => {
   it("lists contact, preview, company-clock time and status, follows `schedule` events, and opens a new one for ?contactId=", async () => {
     mockFetch({
-      "GET /api/schedules/": () => jsonResponse(200, { schedules: [schedule(), schedule({ id: 2, userId: 99, body: "Outro", contact: { id: 6, name: "Pedro", number: null } })], hasMore: false }),
-      "GET /api/contacts/5": () => jsonResponse(200, { id: 5, name: "Maria Souza", number: "5511988887777", email: "", profilePicUrl: "", isGroup: false, companyId: 10, createdAt: "", updatedAt: "" }),
+      "GET /api/schedules/": () =>
+        jsonResponse(200, {
+          schedules: [schedule(), schedule({ id: 2, userId: 99, body: "Outro", contact: { id: 6, name: "Pedro", number: null } })],
+          hasMore: false,
+        }),
+      "GET /api/contacts/5": () =>
+        jsonResponse(200, {
+          id: 5,
+          name: "Maria Souza",
+          number: "5511988887777",
+          email: "",
+          profilePicUrl: "",
+          isGroup: false,
+          companyId: 10,
+          createdAt: "",
+          updatedAt: "",
+        }),
     });
     const { socket, emit } = fakeSocket();
     const { router } = renderPage(
@@ -171,7 +221,10 @@ describe("SchedulesPage", () => {
 
     emit("schedule", { action: "update", schedule: schedule({ status: "ENVIADA", sentAt: "2030-03-10T13:00:01.000Z" }) });
     await waitFor(() => expect(within(screen.getByText("Maria Souza").closest("tr")!).getByTestId("schedule-status")).toHaveTextContent("Enviada"));
-    emit("schedule", { action: "create", schedule: schedule({ id: 9, createdAt: "2030-03-02T00:00:00.000Z", contact: { id: 7, name: "Nova Cliente", number: null } }) });
+    emit("schedule", {
+      action: "create",
+      schedule: schedule({ id: 9, createdAt: "2030-03-02T00:00:00.000Z", contact: { id: 7, name: "Nova Cliente", number: null } }),
+    });
     expect(await screen.findByText("Nova Cliente")).toBeInTheDocument();
     expect(screen.getAllByTestId("schedule-row")[0]).toHaveTextContent("Nova Cliente");
     emit("schedule", { action: "delete", scheduleId: 2 });

@@ -29,14 +29,25 @@ function SchedulesForm({ companyId, initial }: { companyId: number; initial: Wee
   });
 
   return (
-    <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)} aria-label={t("settings.tabs.schedules")} sx={{ py: 1, maxWidth: 720 }}>
+    <Box
+      component="form"
+      noValidate
+      onSubmit={(event) => void onSubmit(event)}
+      aria-label={t("settings.tabs.schedules")}
+      sx={{ py: 1, maxWidth: 720 }}
+    >
       <WeeklyScheduleFields
         timeField={(day, field) => form.field(`schedules.${day}.${field}`)}
         weekError={form.fieldError("schedules").helperText}
         disabled={form.busy}
       />
       <Box sx={{ display: "flex", justifyContent: "flex-end", mt: 2 }}>
-        <Button type="submit" variant="contained" disabled={form.busy} startIcon={form.busy ? <CircularProgress size={18} color="inherit" /> : undefined}>
+        <Button
+          type="submit"
+          variant="contained"
+          disabled={form.busy}
+          startIcon={form.busy ? <CircularProgress size={18} color="inherit" /> : undefined}
+        >
           {t("common.save")}
         </Button>
       </Box>

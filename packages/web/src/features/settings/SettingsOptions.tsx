@@ -10,7 +10,16 @@ import { useSession } from "../auth/SessionProvider";
 import { useSettings, useUpdateSetting } from "./api";
 
 /** The options of spec §9 in the order the product shows them. `allTicket` belongs to each user (user modal). */
-export const OPTION_KEYS = ["userRating", "scheduleType", "call", "CheckMsgIsGroup", "sendGreetingAccepted", "sendMsgTransfTicket", "chatBotType", "userCreation"] as const;
+export const OPTION_KEYS = [
+  "userRating",
+  "scheduleType",
+  "call",
+  "CheckMsgIsGroup",
+  "sendGreetingAccepted",
+  "sendMsgTransfTicket",
+  "chatBotType",
+  "userCreation",
+] as const;
 export type OptionKey = (typeof OPTION_KEYS)[number];
 
 /** Options tab: one select per setting, each change saved at once with PUT /settings/:key. */
@@ -60,7 +69,15 @@ export function SettingsOptions() {
             disabled={!!saving}
             fullWidth
             slotProps={{
-              input: busy ? { endAdornment: <InputAdornment position="end" sx={{ mr: 3 }}><CircularProgress size={18} aria-label={t("common.loading")} /></InputAdornment> } : undefined,
+              input: busy
+                ? {
+                    endAdornment: (
+                      <InputAdornment position="end" sx={{ mr: 3 }}>
+                        <CircularProgress size={18} aria-label={t("common.loading")} />
+                      </InputAdornment>
+                    ),
+                  }
+                : undefined,
             }}
           >
             {(SETTING_VALUES[key] ?? []).map((value) => (

@@ -25,7 +25,12 @@ export function PairingPanel({ state, actions }: { state: SimulatorStateDTO; act
   };
 
   return (
-    <Paper variant="outlined" component="section" aria-labelledby="simulator-pairing-title" sx={{ p: 3, maxWidth: 420, mx: "auto", display: "flex", flexDirection: "column", alignItems: "center", gap: 2, textAlign: "center" }}>
+    <Paper
+      variant="outlined"
+      component="section"
+      aria-labelledby="simulator-pairing-title"
+      sx={{ p: 3, maxWidth: 420, mx: "auto", display: "flex", flexDirection: "column", alignItems: "center", gap: 2, textAlign: "center" }}
+    >
       <Typography id="simulator-pairing-title" variant="h6" component="h2">
         {t("simulator.pairing.title")}
       </Typography>
@@ -37,7 +42,12 @@ export function PairingPanel({ state, actions }: { state: SimulatorStateDTO; act
           <Box sx={{ p: 2, bgcolor: "#fff", borderRadius: 1 }}>
             <QRCodeSVG value={qrcode} size={220} level="M" role="img" aria-label={t("simulator.pairing.qrLabel")} />
           </Box>
-          <Typography variant="caption" component="code" sx={{ fontFamily: "monospace", wordBreak: "break-all", userSelect: "all" }} data-testid="simulator-pairing-code">
+          <Typography
+            variant="caption"
+            component="code"
+            sx={{ fontFamily: "monospace", wordBreak: "break-all", userSelect: "all" }}
+            data-testid="simulator-pairing-code"
+          >
             {qrcode}
           </Typography>
           <Button

@@ -82,11 +82,26 @@ const SimulatorBubble = memo(function SimulatorBubble({ message, index, quoted, 
         })}
       >
         {!message.deleted && (
-          <IconButton size="small" aria-label={t("simulator.chat.menu")} onClick={(e) => onMenu(e.currentTarget, message)} sx={{ position: "absolute", top: 0, right: 0, p: 0.25 }}>
+          <IconButton
+            size="small"
+            aria-label={t("simulator.chat.menu")}
+            onClick={(e) => onMenu(e.currentTarget, message)}
+            sx={{ position: "absolute", top: 0, right: 0, p: 0.25 }}
+          >
             <ExpandMore fontSize="small" />
           </IconButton>
         )}
-        {quoted && !message.deleted && <QuotedMessage quoted={{ id: 0, body: quoted.deleted ? "" : quoted.body, fromMe: quoted.direction === "out", mediaType: quoted.kind, isDeleted: quoted.deleted }} />}
+        {quoted && !message.deleted && (
+          <QuotedMessage
+            quoted={{
+              id: 0,
+              body: quoted.deleted ? "" : quoted.body,
+              fromMe: quoted.direction === "out",
+              mediaType: quoted.kind,
+              isDeleted: quoted.deleted,
+            }}
+          />
+        )}
         {content}
         <Box sx={{ display: "flex", alignItems: "center", justifyContent: "flex-end", gap: 0.5, mt: 0.25 }}>
           <Typography variant="caption" color="text.secondary">
@@ -188,7 +203,11 @@ export function PhoneChat({ access, phone, actions, disabled, onBack }: PhoneCha
     let media: { data?: string; mimeType?: string; fileName?: string } = {};
     if (pending.file) {
       try {
-        media = { data: await readFileAsBase64(pending.file), mimeType: pending.file.type || "application/octet-stream", fileName: pending.file.name };
+        media = {
+          data: await readFileAsBase64(pending.file),
+          mimeType: pending.file.type || "application/octet-stream",
+          fileName: pending.file.name,
+        };
       } catch (err) {
         toastError(err);
         return;
@@ -200,7 +219,15 @@ export function PhoneChat({ access, phone, actions, disabled, onBack }: PhoneCha
   };
 
   const sendLocation = async (values: LocationValues) => {
-    if (await send({ type: "location", latitude: values.latitude, longitude: values.longitude, ...(values.description && { description: values.description }) })) setDialog(null);
+    if (
+      await send({
+        type: "location",
+        latitude: values.latitude,
+        longitude: values.longitude,
+        ...(values.description && { description: values.description }),
+      })
+    )
+      setDialog(null);
   };
 
   const sendVcard = async (values: VcardValues) => {
@@ -243,7 +270,11 @@ export function PhoneChat({ access, phone, actions, disabled, onBack }: PhoneCha
   const busy = disabled || sending;
 
   return (
-    <Box component="section" aria-label={t("simulator.chat.label", { name: phone.name })} sx={{ display: "flex", flexDirection: "column", height: "100%", minHeight: 0 }}>
+    <Box
+      component="section"
+      aria-label={t("simulator.chat.label", { name: phone.name })}
+      sx={{ display: "flex", flexDirection: "column", height: "100%", minHeight: 0 }}
+    >
       <Box sx={{ display: "flex", alignItems: "center", gap: 1, px: 1.5, py: 1, borderBottom: 1, borderColor: "divider" }}>
         {onBack && (
           <IconButton aria-label={t("simulator.chat.back")} onClick={onBack} edge="start">
@@ -260,14 +291,24 @@ export function PhoneChat({ access, phone, actions, disabled, onBack }: PhoneCha
         </Box>
         <Tooltip title={t("simulator.chat.call")}>
           <span>
-            <IconButton aria-label={t("simulator.chat.call")} aria-haspopup="menu" disabled={disabled || actions.call.isPending} onClick={(e) => setCallMenu(e.currentTarget)}>
+            <IconButton
+              aria-label={t("simulator.chat.call")}
+              aria-haspopup="menu"
+              disabled={disabled || actions.call.isPending}
+              onClick={(e) => setCallMenu(e.currentTarget)}
+            >
               {actions.call.isPending ? <CircularProgress size={20} /> : <Call />}
             </IconButton>
           </span>
         </Tooltip>
       </Box>
 
-      <Box ref={scrollRef} role="log" aria-label={t("simulator.chat.messages")} sx={(theme) => ({ flex: 1, minHeight: 0, overflowY: "auto", py: 1, bgcolor: theme.palette.mode === "dark" ? "#0b141a" : "#efeae2" })}>
+      <Box
+        ref={scrollRef}
+        role="log"
+        aria-label={t("simulator.chat.messages")}
+        sx={(theme) => ({ flex: 1, minHeight: 0, overflowY: "auto", py: 1, bgcolor: theme.palette.mode === "dark" ? "#0b141a" : "#efeae2" })}
+      >
         {phone.messages.length === 0 && (
           <Typography variant="body2" color="text.secondary" sx={{ textAlign: "center", p: 2 }}>
             {t("simulator.chat.empty")}
@@ -301,7 +342,12 @@ export function PhoneChat({ access, phone, actions, disabled, onBack }: PhoneCha
         </Box>
       )}
 
-      <Box component="form" noValidate onSubmit={(e) => void submitText(e)} sx={{ display: "flex", alignItems: "flex-end", gap: 0.5, p: 1, borderTop: 1, borderColor: "divider" }}>
+      <Box
+        component="form"
+        noValidate
+        onSubmit={(e) => void submitText(e)}
+        sx={{ display: "flex", alignItems: "flex-end", gap: 0.5, p: 1, borderTop: 1, borderColor: "divider" }}
+      >
         <Tooltip title={t("simulator.chat.attach")}>
           <span>
             <IconButton aria-label={t("simulator.chat.attach")} aria-haspopup="menu" disabled={busy} onClick={(e) => setAttachMenu(e.currentTarget)}>
@@ -344,7 +390,14 @@ export function PhoneChat({ access, phone, actions, disabled, onBack }: PhoneCha
         <IconButton type="submit" color="primary" aria-label={t("simulator.chat.send")} disabled={busy}>
           {sending ? <CircularProgress size={20} /> : <Send />}
         </IconButton>
-        <input ref={fileRef} type="file" hidden data-testid="simulator-file-input" aria-label={t("simulator.chat.pickFile")} onChange={(e) => pickFile(e.target.files?.[0])} />
+        <input
+          ref={fileRef}
+          type="file"
+          hidden
+          data-testid="simulator-file-input"
+          aria-label={t("simulator.chat.pickFile")}
+          onChange={(e) => pickFile(e.target.files?.[0])}
+        />
       </Box>
 
       <Menu anchorEl={attachMenu} open={!!attachMenu} onClose={() => setAttachMenu(null)}>

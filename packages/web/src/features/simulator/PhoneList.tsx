@@ -11,18 +11,28 @@ export function AddPhoneForm({ actions, onAdded, disabled }: { actions: Simulato
   const { t } = useTranslation();
   const form = useZodForm(simulatorPhoneBody, {
     defaultValues: { number: "", name: "" },
-    translate: (message) => (message === "Invalid number" ? t("simulator.validation.invalidNumber") : message === "Required" ? t("simulator.validation.required") : message),
+    translate: (message) =>
+      message === "Invalid number" ? t("simulator.validation.invalidNumber") : message === "Required" ? t("simulator.validation.required") : message,
   });
 
-  const onSubmit = form.submit(async (values) => {
-    const phone = await actions.addPhone.mutateAsync({ number: values.number, name: values.name || undefined });
-    form.reset();
-    onAdded(phone.number);
-  }, { codeFields: { ERR_WAPP_INVALID_CONTACT: "number" } });
+  const onSubmit = form.submit(
+    async (values) => {
+      const phone = await actions.addPhone.mutateAsync({ number: values.number, name: values.name || undefined });
+      form.reset();
+      onAdded(phone.number);
+    },
+    { codeFields: { ERR_WAPP_INVALID_CONTACT: "number" } },
+  );
 
   const busy = actions.addPhone.isPending;
   return (
-    <Box component="form" noValidate onSubmit={(event) => void onSubmit(event)} aria-label={t("simulator.phones.addTitle")} sx={{ display: "flex", flexDirection: "column", gap: 1, p: 1.5 }}>
+    <Box
+      component="form"
+      noValidate
+      onSubmit={(event) => void onSubmit(event)}
+      aria-label={t("simulator.phones.addTitle")}
+      sx={{ display: "flex", flexDirection: "column", gap: 1, p: 1.5 }}
+    >
       <Typography variant="subtitle2" component="h3">
         {t("simulator.phones.addTitle")}
       </Typography>
@@ -35,8 +45,19 @@ export function AddPhoneForm({ actions, onAdded, disabled }: { actions: Simulato
         disabled={disabled}
         slotProps={{ htmlInput: { inputMode: "tel", autoComplete: "off" } }}
       />
-      <TextField {...form.field("name")} size="small" label={t("simulator.phones.name")} disabled={disabled} slotProps={{ htmlInput: { maxLength: 100 } }} />
-      <Button type="submit" variant="outlined" disabled={disabled || busy} startIcon={busy ? <CircularProgress size={16} color="inherit" /> : <PersonAdd />}>
+      <TextField
+        {...form.field("name")}
+        size="small"
+        label={t("simulator.phones.name")}
+        disabled={disabled}
+        slotProps={{ htmlInput: { maxLength: 100 } }}
+      />
+      <Button
+        type="submit"
+        variant="outlined"
+        disabled={disabled || busy}
+        startIcon={busy ? <CircularProgress size={16} color="inherit" /> : <PersonAdd />}
+      >
         {t("simulator.phones.add")}
       </Button>
     </Box>
@@ -44,7 +65,15 @@ export function AddPhoneForm({ actions, onAdded, disabled }: { actions: Simulato
 }
 
 /** The simulated customers: pick one to open its chat. */
-export function PhoneList({ phones, selected, onSelect }: { phones: SimulatorPhoneDTO[]; selected: string | null; onSelect: (number: string) => void }) {
+export function PhoneList({
+  phones,
+  selected,
+  onSelect,
+}: {
+  phones: SimulatorPhoneDTO[];
+  selected: string | null;
+  onSelect: (number: string) => void;
+}) {
   const { t } = useTranslation();
   if (phones.length === 0)
     return (
@@ -57,13 +86,22 @@ export function PhoneList({ phones, selected, onSelect }: { phones: SimulatorPho
       {phones.map((phone) => {
         const last = phone.messages.at(-1);
         return (
-          <ListItemButton key={phone.number} selected={phone.number === selected} onClick={() => onSelect(phone.number)} aria-current={phone.number === selected ? "true" : undefined}>
+          <ListItemButton
+            key={phone.number}
+            selected={phone.number === selected}
+            onClick={() => onSelect(phone.number)}
+            aria-current={phone.number === selected ? "true" : undefined}
+          >
             <ListItemAvatar>
               <Avatar>{phone.name.trim().charAt(0).toUpperCase() || "?"}</Avatar>
             </ListItemAvatar>
             <ListItemText
               primary={phone.name}
-              secondary={last ? previewOf(last, { deleted: t("simulator.chat.deleted"), kind: (kind) => t(`messages.types.${kind}`, { defaultValue: kind }) }) : `+${phone.number}`}
+              secondary={
+                last
+                  ? previewOf(last, { deleted: t("simulator.chat.deleted"), kind: (kind) => t(`messages.types.${kind}`, { defaultValue: kind }) })
+                  : `+${phone.number}`
+              }
               slotProps={{ secondary: { noWrap: true } }}
             />
           </ListItemButton>

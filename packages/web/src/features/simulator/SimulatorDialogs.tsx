@@ -1,5 +1,17 @@
 import { simulatorPhoneField } from "@balcao/shared";
-import { Box, Button, Checkbox, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, TextField, Typography } from "@mui/material";
+import {
+  Box,
+  Button,
+  Checkbox,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  TextField,
+  Typography,
+} from "@mui/material";
 import { useState, type FormEvent } from "react";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
@@ -26,7 +38,9 @@ export function LocationDialog({ open, busy, onClose, onSubmit }: DialogProps<Lo
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<{ latitude: string; longitude: string; description: string }>({ defaultValues: { latitude: "-23.5505", longitude: "-46.6333", description: "" } });
+  } = useForm<{ latitude: string; longitude: string; description: string }>({
+    defaultValues: { latitude: "-23.5505", longitude: "-46.6333", description: "" },
+  });
   const coordinate = (min: number, max: number, message: string) => ({
     required: t("simulator.validation.required"),
     validate: (value: string) => {
@@ -35,7 +49,11 @@ export function LocationDialog({ open, busy, onClose, onSubmit }: DialogProps<Lo
     },
   });
   const submit = handleSubmit((values) =>
-    onSubmit({ latitude: Number(values.latitude.replace(",", ".")), longitude: Number(values.longitude.replace(",", ".")), description: values.description.trim() }),
+    onSubmit({
+      latitude: Number(values.latitude.replace(",", ".")),
+      longitude: Number(values.longitude.replace(",", ".")),
+      description: values.description.trim(),
+    }),
   );
   return (
     <FormDialog open={open} onClose={onClose} maxWidth="xs" title={t("simulator.location.title")}>
@@ -81,7 +99,9 @@ export function VcardDialog({ open, busy, onClose, onSubmit }: DialogProps<Vcard
     handleSubmit,
     formState: { errors },
   } = useForm<VcardValues>({ defaultValues: { contactName: "", contactNumber: "" } });
-  const submit = handleSubmit((values) => onSubmit({ contactName: values.contactName.trim(), contactNumber: simulatorPhoneField.parse(values.contactNumber) }));
+  const submit = handleSubmit((values) =>
+    onSubmit({ contactName: values.contactName.trim(), contactNumber: simulatorPhoneField.parse(values.contactNumber) }),
+  );
   return (
     <FormDialog open={open} onClose={onClose} maxWidth="xs" title={t("simulator.vcard.title")}>
       <DialogForm onSubmit={submit} onCancel={onClose} busy={busy} submitLabel={t("simulator.chat.send")}>
@@ -116,7 +136,17 @@ export interface PendingFile {
 }
 
 /** Confirms a file (or a built-in sample) before the customer sends it: caption, or voice note for audio. */
-export function AttachmentDialog({ pending, busy, onClose, onSubmit }: { pending: PendingFile | null; busy: boolean; onClose: () => void; onSubmit: (values: { caption: string; voice: boolean }) => Promise<void> }) {
+export function AttachmentDialog({
+  pending,
+  busy,
+  onClose,
+  onSubmit,
+}: {
+  pending: PendingFile | null;
+  busy: boolean;
+  onClose: () => void;
+  onSubmit: (values: { caption: string; voice: boolean }) => Promise<void>;
+}) {
   const { t } = useTranslation();
   const [caption, setCaption] = useState("");
   const [voice, setVoice] = useState(true);
@@ -131,19 +161,38 @@ export function AttachmentDialog({ pending, busy, onClose, onSubmit }: { pending
       <Box component="form" noValidate onSubmit={submit}>
         <DialogContent sx={{ display: "flex", flexDirection: "column", gap: 2 }}>
           <Typography variant="body2" sx={{ wordBreak: "break-all" }}>
-            {pending?.file ? t("simulator.attachment.file", { name: pending.file.name, size: Math.ceil(pending.file.size / 1024) }) : t("simulator.attachment.sample")}
+            {pending?.file
+              ? t("simulator.attachment.file", { name: pending.file.name, size: Math.ceil(pending.file.size / 1024) })
+              : t("simulator.attachment.sample")}
           </Typography>
           {kind === "audio" ? (
-            <FormControlLabel control={<Checkbox checked={voice} onChange={(e) => setVoice(e.target.checked)} />} label={t("simulator.attachment.voice")} />
+            <FormControlLabel
+              control={<Checkbox checked={voice} onChange={(e) => setVoice(e.target.checked)} />}
+              label={t("simulator.attachment.voice")}
+            />
           ) : (
-            <TextField label={t("simulator.attachment.caption")} value={caption} onChange={(e) => setCaption(e.target.value)} autoFocus multiline maxRows={4} slotProps={{ htmlInput: { maxLength: 1024 } }} />
+            <TextField
+              label={t("simulator.attachment.caption")}
+              value={caption}
+              onChange={(e) => setCaption(e.target.value)}
+              autoFocus
+              multiline
+              maxRows={4}
+              slotProps={{ htmlInput: { maxLength: 1024 } }}
+            />
           )}
         </DialogContent>
         <DialogActions>
           <Button onClick={onClose} color="inherit" disabled={busy}>
             {t("common.cancel")}
           </Button>
-          <Button type="submit" variant="contained" disabled={busy} autoFocus={kind === "audio"} startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}>
+          <Button
+            type="submit"
+            variant="contained"
+            disabled={busy}
+            autoFocus={kind === "audio"}
+            startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
+          >
             {t("simulator.chat.send")}
           </Button>
         </DialogActions>

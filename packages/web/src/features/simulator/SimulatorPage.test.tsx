@@ -8,7 +8,17 @@ import SimulatorRoute from "./SimulatorRoute";
 const admin = makeUser({ id: 1, profile: "admin" });
 
 function msg(overrides: Partial<SimulatorMessageDTO>): SimulatorMessageDTO {
-  return { id: "M1", direction: "out", kind: "chat", body: "", ack: 1, deleted: false, hasMedia: false, timestamp: "2025-03-10T13:05:00.000Z", ...overrides };
+  return {
+    id: "M1",
+    direction: "out",
+    kind: "chat",
+    body: "",
+    ack: 1,
+    deleted: false,
+    hasMedia: false,
+    timestamp: "2025-03-10T13:05:00.000Z",
+    ...overrides,
+  };
 }
 
 const maria: SimulatorPhoneDTO = {
@@ -69,7 +79,10 @@ describe("SimulatorPage", () => {
     expect(within(bubbles[1]).getByTitle("Lida")).toBeInTheDocument();
     expect(within(bubbles[2]).getByText("Esta mensagem foi apagada pela empresa")).toBeInTheDocument();
     expect(within(bubbles[3]).getByText("Você apagou esta mensagem")).toBeInTheDocument();
-    expect(within(bubbles[4]).getByRole("link", { name: "Visualizar no mapa" })).toHaveAttribute("href", "https://maps.google.com/maps?q=-23.5,-46.6");
+    expect(within(bubbles[4]).getByRole("link", { name: "Visualizar no mapa" })).toHaveAttribute(
+      "href",
+      "https://maps.google.com/maps?q=-23.5,-46.6",
+    );
     expect(within(bubbles[4]).getByText("Padaria Central")).toBeInTheDocument();
     expect(within(bubbles[5]).getByText("Chamada de vídeo")).toBeInTheDocument();
     // Deleted bubbles have no menu.
@@ -79,7 +92,8 @@ describe("SimulatorPage", () => {
   it("validates the send form: blank text is not sent, Enter sends the text", async () => {
     const { calls } = renderSimulator("/simulator/5", {
       "GET /api/simulator/5": () => jsonResponse(200, state()),
-      "POST /api/simulator/5/phones/5511987654321/messages": ({ body }) => jsonResponse(201, msg({ id: "C9", body: (body as { body: string }).body })),
+      "POST /api/simulator/5/phones/5511987654321/messages": ({ body }) =>
+        jsonResponse(201, msg({ id: "C9", body: (body as { body: string }).body })),
     });
     await openMaria();
     const input = screen.getByRole("textbox", { name: "Mensagem do cliente" });
@@ -126,7 +140,9 @@ describe("SimulatorPage", () => {
     await userEvent.clear(latitude);
     await userEvent.type(latitude, "-22,9");
     await userEvent.click(within(dialog).getByRole("button", { name: "Enviar" }));
-    await waitFor(() => expect(calls.find((c) => c.method === "POST")?.body).toEqual({ type: "location", latitude: -22.9, longitude: -46.6333, description: "Loja" }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === "POST")?.body).toEqual({ type: "location", latitude: -22.9, longitude: -46.6333, description: "Loja" }),
+    );
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
 
     await userEvent.click(screen.getByRole("button", { name: "Enviar contato" }));
@@ -140,7 +156,9 @@ describe("SimulatorPage", () => {
     await userEvent.clear(within(dialog).getByRole("textbox", { name: /Número do contato/ }));
     await userEvent.type(within(dialog).getByRole("textbox", { name: /Número do contato/ }), "+5521912345678");
     await userEvent.click(within(dialog).getByRole("button", { name: "Enviar" }));
-    await waitFor(() => expect(calls.filter((c) => c.method === "POST").at(-1)?.body).toEqual({ type: "vcard", contactName: "João", contactNumber: "5521912345678" }));
+    await waitFor(() =>
+      expect(calls.filter((c) => c.method === "POST").at(-1)?.body).toEqual({ type: "vcard", contactName: "João", contactNumber: "5521912345678" }),
+    );
   });
 
   it("deletes the customer's own message after confirmation and marks a company message as played", async () => {
@@ -208,7 +226,9 @@ describe("SimulatorPage", () => {
   });
 
   it("lists the company's simulator connections when none is in the URL", async () => {
-    renderSimulator("/simulator", { "GET /api/simulator/connections": () => jsonResponse(200, [{ id: 5, name: "Simulador", status: "qrcode", qrcode: "x" }]) });
+    renderSimulator("/simulator", {
+      "GET /api/simulator/connections": () => jsonResponse(200, [{ id: 5, name: "Simulador", status: "qrcode", qrcode: "x" }]),
+    });
     expect(await screen.findByRole("link", { name: /Simulador/ })).toHaveAttribute("href", "/simulator/5");
   });
 });

@@ -64,7 +64,14 @@ function ConnectionPicker() {
   const { t } = useTranslation();
   const list = useSimulatorConnections(true);
   if (list.isLoading) return <LoadingState />;
-  if (list.isError) return <EmptyState title={t("simulator.loadFailed")} description={errorText(list.error)} action={<Button onClick={() => void list.refetch()}>{t("simulator.tryAgain")}</Button>} />;
+  if (list.isError)
+    return (
+      <EmptyState
+        title={t("simulator.loadFailed")}
+        description={errorText(list.error)}
+        action={<Button onClick={() => void list.refetch()}>{t("simulator.tryAgain")}</Button>}
+      />
+    );
   const connections = list.data ?? [];
   if (connections.length === 0) return <EmptyState title={t("simulator.noConnections")} description={t("simulator.noConnectionsHint")} />;
   return (
@@ -93,7 +100,13 @@ function ConnectionSimulator({ access }: { access: SimulatorAccess }) {
 
   if (state.isLoading) return <LoadingState />;
   if (state.isError || !state.data)
-    return <EmptyState title={t("simulator.loadFailed")} description={errorText(state.error)} action={<Button onClick={() => void state.refetch()}>{t("simulator.tryAgain")}</Button>} />;
+    return (
+      <EmptyState
+        title={t("simulator.loadFailed")}
+        description={errorText(state.error)}
+        action={<Button onClick={() => void state.refetch()}>{t("simulator.tryAgain")}</Button>}
+      />
+    );
 
   const { connection, live, phones } = state.data;
   const phone = phones.find((p) => p.number === selected) ?? null;
@@ -114,7 +127,19 @@ function ConnectionSimulator({ access }: { access: SimulatorAccess }) {
           {!live && <Alert severity="warning">{t("simulator.notLive")}</Alert>}
           <Paper variant="outlined" sx={{ flex: 1, minHeight: 0, display: "flex", overflow: "hidden", maxWidth: 1100, width: "100%", mx: "auto" }}>
             {(wide || !phone) && (
-              <Box component="section" aria-label={t("simulator.phones.title")} sx={{ width: wide ? 300 : "100%", flexShrink: 0, borderRight: wide ? 1 : 0, borderColor: "divider", display: "flex", flexDirection: "column", minHeight: 0 }}>
+              <Box
+                component="section"
+                aria-label={t("simulator.phones.title")}
+                sx={{
+                  width: wide ? 300 : "100%",
+                  flexShrink: 0,
+                  borderRight: wide ? 1 : 0,
+                  borderColor: "divider",
+                  display: "flex",
+                  flexDirection: "column",
+                  minHeight: 0,
+                }}
+              >
                 <AddPhoneForm actions={actions} onAdded={setSelected} disabled={!live} />
                 <Divider />
                 <Typography variant="subtitle2" component="h3" sx={{ px: 1.5, pt: 1 }}>

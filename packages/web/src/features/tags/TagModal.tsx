@@ -18,7 +18,11 @@ export function canToggleKanban(user: { profile: string } | null | undefined): b
 export function TagModal({ tag, ...dialog }: DialogState & { tag?: TagDTO | null }) {
   const { t } = useTranslation();
   const title = tag ? t("tagModal.title.edit") : t("tagModal.title.add");
-  return <FormDialog {...dialog} title={title}><TagForm key={tag?.id ?? "new"} tag={tag ?? null} onClose={dialog.onClose} /></FormDialog>;
+  return (
+    <FormDialog {...dialog} title={title}>
+      <TagForm key={tag?.id ?? "new"} tag={tag ?? null} onClose={dialog.onClose} />
+    </FormDialog>
+  );
 }
 
 function TagForm({ tag, onClose }: { tag: TagDTO | null; onClose: () => void }) {
@@ -39,7 +43,12 @@ function TagForm({ tag, onClose }: { tag: TagDTO | null; onClose: () => void }) 
   });
 
   return (
-    <DialogForm onSubmit={onSubmit} onCancel={onClose} busy={form.busy} submitLabel={tag ? t("tagModal.buttons.okEdit") : t("tagModal.buttons.okAdd")}>
+    <DialogForm
+      onSubmit={onSubmit}
+      onCancel={onClose}
+      busy={form.busy}
+      submitLabel={tag ? t("tagModal.buttons.okEdit") : t("tagModal.buttons.okAdd")}
+    >
       <TextField {...form.field("name")} label={t("tagModal.form.name")} autoFocus fullWidth />
       <Controller
         name="color"
@@ -62,7 +71,13 @@ function TagForm({ tag, onClose }: { tag: TagDTO | null; onClose: () => void }) 
           render={({ field }) => (
             <Box>
               <FormControlLabel
-                control={<Switch checked={field.value === true || field.value === 1} onChange={(e) => field.onChange(e.target.checked)} onBlur={field.onBlur} />}
+                control={
+                  <Switch
+                    checked={field.value === true || field.value === 1}
+                    onChange={(e) => field.onChange(e.target.checked)}
+                    onBlur={field.onBlur}
+                  />
+                }
                 label={t("tagModal.form.kanban")}
               />
               <FormHelperText sx={{ mt: 0 }}>{t("tagModal.form.kanbanHint")}</FormHelperText>

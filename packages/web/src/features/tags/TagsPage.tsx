@@ -43,7 +43,12 @@ export default function TagsPage() {
       rowProps={() => ({ "data-testid": "tag-row" })}
       columns={[
         { header: t("tags.table.name"), cell: (tag) => <TagChip tag={tag} /> },
-        { header: t("tags.table.tickets"), align: "center", cellProps: { "data-testid": "tag-tickets-count" }, cell: (tag) => (tag.ticketsCount ?? 0).toLocaleString("pt-BR") },
+        {
+          header: t("tags.table.tickets"),
+          align: "center",
+          cellProps: { "data-testid": "tag-tickets-count" },
+          cell: (tag) => (tag.ticketsCount ?? 0).toLocaleString("pt-BR"),
+        },
         {
           header: t("tags.table.kanban"),
           align: "center",

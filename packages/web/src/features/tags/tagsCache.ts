@@ -8,7 +8,12 @@ export type TagEvent = { action: "create" | "update"; tag: TagDTO } | { action: 
 
 export const matchesTagSearch = (tag: Pick<TagDTO, "name">, search: string): boolean => containsSearch(search, tag.name);
 
-const lists = { listsKey: tagKeys.lists(), field: "tags", matches: matchesTagSearch, compare: (a: TagDTO, b: TagDTO) => a.name.localeCompare(b.name, "pt-BR") } as const;
+const lists = {
+  listsKey: tagKeys.lists(),
+  field: "tags",
+  matches: matchesTagSearch,
+  compare: (a: TagDTO, b: TagDTO) => a.name.localeCompare(b.name, "pt-BR"),
+} as const;
 
 /** Applies a create/update/delete to every cached tags list (each keyed by its search text). */
 export const patchTagsCache = (queryClient: QueryClient, event: TagEvent) =>

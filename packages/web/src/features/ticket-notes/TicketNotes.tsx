@@ -68,12 +68,23 @@ export function TicketNotes({ ticketId, contactId }: { ticketId: number; contact
           error={!!error}
           helperText={error}
         />
-        <Button type="submit" variant="contained" size="small" disabled={add.isPending} startIcon={add.isPending ? <CircularProgress size={16} color="inherit" /> : undefined} sx={{ alignSelf: "flex-end" }}>
+        <Button
+          type="submit"
+          variant="contained"
+          size="small"
+          disabled={add.isPending}
+          startIcon={add.isPending ? <CircularProgress size={16} color="inherit" /> : undefined}
+          sx={{ alignSelf: "flex-end" }}
+        >
           {t("ticketNotes.buttons.add")}
         </Button>
       </Box>
       {notes.isLoading && <LoadingState />}
-      {notes.isError && <Typography variant="body2" color="error">{t("errors.listFailed")}</Typography>}
+      {notes.isError && (
+        <Typography variant="body2" color="error">
+          {t("errors.listFailed")}
+        </Typography>
+      )}
       {notes.isSuccess && notes.data.length === 0 && <EmptyState title={t("ticketNotes.empty")} icon={<span />} />}
       <List dense disablePadding aria-label={t("ticketNotes.title")}>
         {(notes.data ?? []).map((n) => (
@@ -99,7 +110,14 @@ export function TicketNotes({ ticketId, contactId }: { ticketId: number; contact
           </ListItem>
         ))}
       </List>
-      <ConfirmationDialog open={!!toDelete} title={t("ticketNotes.confirmDelete")} onClose={() => setToDelete(null)} onConfirm={() => void confirmDelete()} confirmLabel={t("common.delete")} loading={remove.isPending} />
+      <ConfirmationDialog
+        open={!!toDelete}
+        title={t("ticketNotes.confirmDelete")}
+        onClose={() => setToDelete(null)}
+        onConfirm={() => void confirmDelete()}
+        confirmLabel={t("common.delete")}
+        loading={remove.isPending}
+      />
     </Box>
   );
 }

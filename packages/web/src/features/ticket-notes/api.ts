@@ -18,7 +18,11 @@ export function useAddTicketNote(ticketId: number, contactId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: TicketNoteCreateBody) => api.post<TicketNoteDTO>("/ticket-notes", body),
-    onSuccess: (note) => queryClient.setQueryData<TicketNoteDTO[]>(ticketNoteKeys.list(ticketId, contactId), (old) => [note, ...(old ?? []).filter((n) => n.id !== note.id)]),
+    onSuccess: (note) =>
+      queryClient.setQueryData<TicketNoteDTO[]>(ticketNoteKeys.list(ticketId, contactId), (old) => [
+        note,
+        ...(old ?? []).filter((n) => n.id !== note.id),
+      ]),
   });
 }
 
@@ -26,6 +30,7 @@ export function useDeleteTicketNote(ticketId: number, contactId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (noteId: number) => api.delete<{ message: string }>(`/ticket-notes/${noteId}`),
-    onSuccess: (_data, noteId) => queryClient.setQueryData<TicketNoteDTO[]>(ticketNoteKeys.list(ticketId, contactId), (old) => (old ?? []).filter((n) => n.id !== noteId)),
+    onSuccess: (_data, noteId) =>
+      queryClient.setQueryData<TicketNoteDTO[]>(ticketNoteKeys.list(ticketId, contactId), (old) => (old ?? []).filter((n) => n.id !== noteId)),
   });
 }

@@ -33,7 +33,9 @@ function ContactForm({ contact, onDone }: { contact: ContactDTO; onDone: () => v
   const [name, setName] = useState(contact.name);
   const [number, setNumber] = useState(contact.number ?? "");
   const [email, setEmail] = useState(contact.email ?? "");
-  const [extra, setExtra] = useState<Pick<ContactExtraInfoDTO, "name" | "value">[]>(contact.extraInfo?.map(({ name: n, value }) => ({ name: n, value })) ?? []);
+  const [extra, setExtra] = useState<Pick<ContactExtraInfoDTO, "name" | "value">[]>(
+    contact.extraInfo?.map(({ name: n, value }) => ({ name: n, value })) ?? [],
+  );
   const [errors, setErrors] = useState<Record<string, string | undefined>>({});
   const [saving, setSaving] = useState(false);
 
@@ -64,22 +66,59 @@ function ContactForm({ contact, onDone }: { contact: ContactDTO; onDone: () => v
 
   return (
     <Box component="form" noValidate onSubmit={(e) => void submit(e)} sx={{ display: "flex", flexDirection: "column", gap: 1.5 }}>
-      <TextField size="small" label={t("tickets.contact.name")} value={name} onChange={(e) => setName(e.target.value)} error={!!errors.name} helperText={errors.name} autoFocus />
+      <TextField
+        size="small"
+        label={t("tickets.contact.name")}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        error={!!errors.name}
+        helperText={errors.name}
+        autoFocus
+      />
       {!contact.isGroup && (
-        <TextField size="small" label={t("tickets.contact.number")} value={number} onChange={(e) => setNumber(e.target.value)} error={!!errors.number} helperText={errors.number} />
+        <TextField
+          size="small"
+          label={t("tickets.contact.number")}
+          value={number}
+          onChange={(e) => setNumber(e.target.value)}
+          error={!!errors.number}
+          helperText={errors.number}
+        />
       )}
-      <TextField size="small" label={t("tickets.contact.email")} value={email} onChange={(e) => setEmail(e.target.value)} error={!!errors.email} helperText={errors.email} />
+      <TextField
+        size="small"
+        label={t("tickets.contact.email")}
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        error={!!errors.email}
+        helperText={errors.email}
+      />
       <Typography variant="subtitle2">{t("tickets.contact.extraInfo")}</Typography>
       {extra.map((item, i) => (
         <Box key={i} sx={{ display: "flex", gap: 1, alignItems: "center" }}>
-          <TextField size="small" label={t("tickets.contact.extraName")} value={item.name} onChange={(e) => setExtra((xs) => xs.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))} />
-          <TextField size="small" label={t("tickets.contact.extraValue")} value={item.value} onChange={(e) => setExtra((xs) => xs.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))} />
+          <TextField
+            size="small"
+            label={t("tickets.contact.extraName")}
+            value={item.name}
+            onChange={(e) => setExtra((xs) => xs.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))}
+          />
+          <TextField
+            size="small"
+            label={t("tickets.contact.extraValue")}
+            value={item.value}
+            onChange={(e) => setExtra((xs) => xs.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))}
+          />
           <IconButton size="small" aria-label={t("tickets.contact.removeExtra")} onClick={() => setExtra((xs) => xs.filter((_, j) => j !== i))}>
             <DeleteOutline fontSize="small" />
           </IconButton>
         </Box>
       ))}
-      <Button size="small" startIcon={<AddCircleOutline />} onClick={() => setExtra((xs) => [...xs, { name: "", value: "" }])} sx={{ alignSelf: "flex-start" }}>
+      <Button
+        size="small"
+        startIcon={<AddCircleOutline />}
+        onClick={() => setExtra((xs) => [...xs, { name: "", value: "" }])}
+        sx={{ alignSelf: "flex-start" }}
+      >
         {t("tickets.contact.addExtra")}
       </Button>
       <Box sx={{ display: "flex", gap: 1, justifyContent: "flex-end" }}>
@@ -105,10 +144,20 @@ export function ContactDrawer({ open, onClose, ticket, variant }: ContactDrawerP
     retry: false,
   });
   // GET /contacts/:id may not be there yet: fall back to what the ticket carries.
-  const contact: ContactDTO = details.data ?? { ...ticket.contact, companyId: 0, createdAt: ticket.createdAt, updatedAt: ticket.updatedAt, extraInfo: [] };
+  const contact: ContactDTO = details.data ?? {
+    ...ticket.contact,
+    companyId: 0,
+    createdAt: ticket.createdAt,
+    updatedAt: ticket.updatedAt,
+    extraInfo: [],
+  };
 
   const content = (
-    <Box sx={{ width: CONTACT_DRAWER_WIDTH, display: "flex", flexDirection: "column", height: "100%", minHeight: 0 }} role="complementary" aria-label={t("tickets.contact.title")}>
+    <Box
+      sx={{ width: CONTACT_DRAWER_WIDTH, display: "flex", flexDirection: "column", height: "100%", minHeight: 0 }}
+      role="complementary"
+      aria-label={t("tickets.contact.title")}
+    >
       <Toolbar variant="dense" sx={{ gap: 1, borderBottom: 1, borderColor: "divider" }}>
         <IconButton edge="start" aria-label={t("tickets.close")} onClick={onClose}>
           <Close />
@@ -130,7 +179,13 @@ export function ContactDrawer({ open, onClose, ticket, variant }: ContactDrawerP
             </Typography>
             {contact.number && <Typography variant="body2">{contact.number}</Typography>}
             {contact.email && <Typography variant="body2">{contact.email}</Typography>}
-            <Button size="small" variant="outlined" startIcon={<EditOutlined />} onClick={() => setEditing(true)} disabled={details.isError && !details.data}>
+            <Button
+              size="small"
+              variant="outlined"
+              startIcon={<EditOutlined />}
+              onClick={() => setEditing(true)}
+              disabled={details.isError && !details.data}
+            >
               {t("tickets.contact.edit")}
             </Button>
             {details.isError && (
@@ -168,5 +223,7 @@ export function ContactDrawer({ open, onClose, ticket, variant }: ContactDrawerP
       </Drawer>
     );
   }
-  return open ? <Box sx={{ borderLeft: 1, borderColor: "divider", bgcolor: "background.paper", display: "flex", flexShrink: 0 }}>{content}</Box> : null;
+  return open ? (
+    <Box sx={{ borderLeft: 1, borderColor: "divider", bgcolor: "background.paper", display: "flex", flexShrink: 0 }}>{content}</Box>
+  ) : null;
 }

@@ -1,5 +1,20 @@
 import { can, type TagDTO, type TicketDTO } from "@balcao/shared";
-import { Autocomplete, Avatar, Box, Button, Chip, CircularProgress, IconButton, ListItemButton, Menu, MenuItem, Paper, TextField, Tooltip, Typography } from "@mui/material";
+import {
+  Autocomplete,
+  Avatar,
+  Box,
+  Button,
+  Chip,
+  CircularProgress,
+  IconButton,
+  ListItemButton,
+  Menu,
+  MenuItem,
+  Paper,
+  TextField,
+  Tooltip,
+  Typography,
+} from "@mui/material";
 import ArrowBack from "@mui/icons-material/ArrowBack";
 import MoreVert from "@mui/icons-material/MoreVert";
 import { useQueryClient } from "@tanstack/react-query";
@@ -30,8 +45,16 @@ export function TagsEditor({ ticket }: { ticket: TicketDTO }) {
     const added = next.length > ticket.tags.length;
     setSaving(true);
     try {
-      await syncTicketTags(ticket.id, next.map((tag) => tag.id));
-      if (user) patchTicketsCache(queryClient, { action: "update", ticket: { ...ticket, tags: next.map(({ id, name, color }) => ({ id, name, color })) } }, user);
+      await syncTicketTags(
+        ticket.id,
+        next.map((tag) => tag.id),
+      );
+      if (user)
+        patchTicketsCache(
+          queryClient,
+          { action: "update", ticket: { ...ticket, tags: next.map(({ id, name, color }) => ({ id, name, color })) } },
+          user,
+        );
       enqueueSnackbar(added ? t("tickets.tags.added") : t("tickets.tags.removed"), { variant: "success", autoHideDuration: 2000 });
     } catch (err) {
       toastError(err);
@@ -57,7 +80,14 @@ export function TagsEditor({ ticket }: { ticket: TicketDTO }) {
           return <Chip key={key} size="small" label={tag.name} sx={{ bgcolor: tag.color, color: "#fff" }} {...props} />;
         })
       }
-      renderInput={(params) => <TextField {...params} variant="standard" placeholder={ticket.tags.length === 0 ? t("tickets.tags.placeholder") : ""} slotProps={{ ...params.slotProps, htmlInput: { ...params.slotProps.htmlInput, "aria-label": t("tickets.tags.label") } }} />}
+      renderInput={(params) => (
+        <TextField
+          {...params}
+          variant="standard"
+          placeholder={ticket.tags.length === 0 ? t("tickets.tags.placeholder") : ""}
+          slotProps={{ ...params.slotProps, htmlInput: { ...params.slotProps.htmlInput, "aria-label": t("tickets.tags.label") } }}
+        />
+      )}
       sx={{ px: 2, pb: 1 }}
     />
   );
@@ -94,25 +124,42 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: TicketHeaderProp
     }
   };
 
-  const subtitle = [t(`tickets.status.${ticket.status}`), ticket.user ? t("tickets.header.assignedTo", { name: ticket.user.name }) : null, ticket.queue?.name ?? t("tickets.row.noQueue")]
+  const subtitle = [
+    t(`tickets.status.${ticket.status}`),
+    ticket.user ? t("tickets.header.assignedTo", { name: ticket.user.name }) : null,
+    ticket.queue?.name ?? t("tickets.row.noQueue"),
+  ]
     .filter(Boolean)
     .join(" · ");
 
   return (
-    <Paper square elevation={0} role="region" aria-label={t("tickets.header.label", { name: ticket.contact.name })} sx={{ borderBottom: 1, borderColor: "divider" }}>
+    <Paper
+      square
+      elevation={0}
+      role="region"
+      aria-label={t("tickets.header.label", { name: ticket.contact.name })}
+      sx={{ borderBottom: 1, borderColor: "divider" }}
+    >
       <Box sx={{ display: "flex", alignItems: "center", gap: 1, px: 1, py: 0.5, flexWrap: "wrap" }}>
         {onBack && (
           <IconButton aria-label={t("tickets.header.back")} onClick={onBack}>
             <ArrowBack />
           </IconButton>
         )}
-        <ListItemButton onClick={onOpenContact} sx={{ flex: 1, minWidth: 180, gap: 1.5, borderRadius: 1 }} aria-label={t("tickets.header.openContact", { name: ticket.contact.name })}>
+        <ListItemButton
+          onClick={onOpenContact}
+          sx={{ flex: 1, minWidth: 180, gap: 1.5, borderRadius: 1 }}
+          aria-label={t("tickets.header.openContact", { name: ticket.contact.name })}
+        >
           <Avatar src={ticket.contact.profilePicUrl || undefined} alt={ticket.contact.name}>
             {ticket.contact.name.charAt(0).toUpperCase()}
           </Avatar>
           <Box sx={{ minWidth: 0 }}>
             <Typography variant="subtitle1" noWrap component="h2">
-              {ticket.contact.name} <Typography component="span" variant="caption" color="text.secondary">#{ticket.id}</Typography>
+              {ticket.contact.name}{" "}
+              <Typography component="span" variant="caption" color="text.secondary">
+                #{ticket.id}
+              </Typography>
             </Typography>
             <Typography variant="caption" color="text.secondary" noWrap component="p" data-testid="ticket-status">
               {subtitle}

@@ -20,7 +20,9 @@ describe("TicketListItem", () => {
   it("shows contact, last message, connection, attendant, queue, tags, unread and today's time", () => {
     const now = new Date();
     now.setHours(9, 5, 0, 0);
-    const { row } = renderRow(makeTicket({ unreadMessages: 3, updatedAt: now.toISOString(), chatbot: true, tags: [{ id: 1, name: "VIP", color: "#123456" }] }));
+    const { row } = renderRow(
+      makeTicket({ unreadMessages: 3, updatedAt: now.toISOString(), chatbot: true, tags: [{ id: 1, name: "VIP", color: "#123456" }] }),
+    );
     expect(within(row).getByText("Cliente 1")).toBeInTheDocument();
     expect(within(row).getByTestId("ticket-last-message")).toHaveTextContent("Olá");
     for (const text of ["Loja", "Ana Admin", "Vendas", "VIP", "3", "09:05"]) expect(within(row).getByText(text)).toBeInTheDocument();
@@ -28,7 +30,9 @@ describe("TicketListItem", () => {
   });
 
   it("shows 'SEM FILA', dd/MM/yyyy for older days and 'Localização' for a location", () => {
-    const { row } = renderRow(makeTicket({ queueId: null, queue: null, updatedAt: new Date(2024, 2, 7, 15).toISOString(), lastMessage: "data:image/png;base64,AAA" }));
+    const { row } = renderRow(
+      makeTicket({ queueId: null, queue: null, updatedAt: new Date(2024, 2, 7, 15).toISOString(), lastMessage: "data:image/png;base64,AAA" }),
+    );
     expect(within(row).getByText("SEM FILA")).toBeInTheDocument();
     expect(within(row).getByTestId("ticket-time")).toHaveTextContent("07/03/2024");
     expect(within(row).getByTestId("ticket-last-message")).toHaveTextContent("Localização");

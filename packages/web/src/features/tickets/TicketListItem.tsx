@@ -60,7 +60,12 @@ export const TicketListItem = memo(function TicketListItem({ ticket, selected, b
                 <AndroidOutlined fontSize="small" color="action" aria-label={t("tickets.row.chatbot")} />
               </Tooltip>
             )}
-            <Typography variant="caption" color={ticket.unreadMessages > 0 ? "success.main" : "text.secondary"} sx={{ whiteSpace: "nowrap" }} data-testid="ticket-time">
+            <Typography
+              variant="caption"
+              color={ticket.unreadMessages > 0 ? "success.main" : "text.secondary"}
+              sx={{ whiteSpace: "nowrap" }}
+              data-testid="ticket-time"
+            >
               {time}
             </Typography>
           </Box>
@@ -68,12 +73,18 @@ export const TicketListItem = memo(function TicketListItem({ ticket, selected, b
             <Typography variant="body2" color="text.secondary" noWrap sx={{ flex: 1, minWidth: 0 }} data-testid="ticket-last-message">
               {lastMessagePreview(ticket.lastMessage, t("tickets.row.location"))}
             </Typography>
-            {ticket.unreadMessages > 0 && <Badge badgeContent={ticket.unreadMessages} color="success" max={999} sx={{ mr: 1.5 }} data-testid="ticket-unread" />}
+            {ticket.unreadMessages > 0 && (
+              <Badge badgeContent={ticket.unreadMessages} color="success" max={999} sx={{ mr: 1.5 }} data-testid="ticket-unread" />
+            )}
           </Box>
           <Box sx={{ display: "flex", flexWrap: "wrap", gap: 0.5, mt: 0.5 }}>
             {ticket.whatsapp && <Chip size="small" variant="outlined" label={ticket.whatsapp.name} />}
             {ticket.user && <Chip size="small" variant="outlined" color="primary" label={ticket.user.name} />}
-            <Chip size="small" label={ticket.queue?.name ?? t("tickets.row.noQueue")} sx={{ bgcolor: ticket.queue?.color ?? "grey.600", color: "#fff" }} />
+            <Chip
+              size="small"
+              label={ticket.queue?.name ?? t("tickets.row.noQueue")}
+              sx={{ bgcolor: ticket.queue?.color ?? "grey.600", color: "#fff" }}
+            />
             {ticket.tags.map((tag) => (
               <Chip key={tag.id} size="small" label={tag.name} sx={{ bgcolor: tag.color, color: "#fff" }} />
             ))}

@@ -48,7 +48,9 @@ export function TicketConversation({ ticket, readOnly = false, onBack }: { ticke
         <MessagesList key={ticket.id} ticket={ticket} readOnly={readOnly} onReply={setReplyingTo} />
         {!readOnly && <MessageInput key={`input-${ticket.id}`} ticket={ticket} replyingTo={replyingTo} onCancelReply={() => setReplyingTo(null)} />}
       </Box>
-      {!readOnly && <ContactDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)} ticket={ticket} variant={wide ? "persistent" : "temporary"} />}
+      {!readOnly && (
+        <ContactDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)} ticket={ticket} variant={wide ? "persistent" : "temporary"} />
+      )}
     </Box>
   );
 }
@@ -64,7 +66,10 @@ export function TicketView({ uuid, onBack }: { uuid: string; onBack?: () => void
   useEffect(() => {
     if (!query.isError) return;
     const err = query.error;
-    enqueueSnackbar(err instanceof ApiError && err.status === 403 ? errorText(err) || t("tickets.accessDenied") : errorText(err), { variant: "error", autoHideDuration: 2000 });
+    enqueueSnackbar(err instanceof ApiError && err.status === 403 ? errorText(err) || t("tickets.accessDenied") : errorText(err), {
+      variant: "error",
+      autoHideDuration: 2000,
+    });
     navigate("/tickets", { replace: true });
   }, [query.isError, query.error, navigate, t]);
 

@@ -27,7 +27,13 @@ export function TicketsBell() {
           </Badge>
         </IconButton>
       </Tooltip>
-      <Popover open={!!anchor} anchorEl={anchor} onClose={() => setAnchor(null)} anchorOrigin={{ vertical: "bottom", horizontal: "right" }} transformOrigin={{ vertical: "top", horizontal: "right" }}>
+      <Popover
+        open={!!anchor}
+        anchorEl={anchor}
+        onClose={() => setAnchor(null)}
+        anchorOrigin={{ vertical: "bottom", horizontal: "right" }}
+        transformOrigin={{ vertical: "top", horizontal: "right" }}
+      >
         <List dense sx={{ width: 320, maxHeight: 360, overflowY: "auto" }} aria-label={t("topBar.notifications")}>
           {tickets.length === 0 && (
             <Typography variant="body2" color="text.secondary" sx={{ p: 2 }}>

@@ -48,7 +48,15 @@ export function TicketsList({ query, selectedUuid, onSpy, label, emptyText, onTr
     >
       <List disablePadding aria-label={label}>
         {tickets.map((ticket) => (
-          <TicketListItem key={ticket.id} ticket={ticket} selected={ticket.uuid === selectedUuid} busy={busyId === ticket.id} onOpen={onOpen} onTransition={onTransition} onSpy={onSpy} />
+          <TicketListItem
+            key={ticket.id}
+            ticket={ticket}
+            selected={ticket.uuid === selectedUuid}
+            busy={busyId === ticket.id}
+            onOpen={onOpen}
+            onTransition={onTransition}
+            onSpy={onSpy}
+          />
         ))}
       </List>
       {query.isFetching && <LoadingState />}

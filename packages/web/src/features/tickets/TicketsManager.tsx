@@ -1,5 +1,22 @@
 import { can, type TicketDTO } from "@balcao/shared";
-import { Autocomplete, Badge, Box, Button, Checkbox, Chip, FormControlLabel, ListItemText, MenuItem, Paper, Select, Switch, Tab, Tabs, TextField, Tooltip } from "@mui/material";
+import {
+  Autocomplete,
+  Badge,
+  Box,
+  Button,
+  Checkbox,
+  Chip,
+  FormControlLabel,
+  ListItemText,
+  MenuItem,
+  Paper,
+  Select,
+  Switch,
+  Tab,
+  Tabs,
+  TextField,
+  Tooltip,
+} from "@mui/material";
 import AddCircleOutline from "@mui/icons-material/AddCircleOutlineOutlined";
 import CheckBoxOutlined from "@mui/icons-material/CheckBoxOutlined";
 import MoveToInbox from "@mui/icons-material/MoveToInbox";
@@ -48,14 +65,35 @@ export function TicketsManager({ selectedUuid, onSpy }: { selectedUuid?: string;
   const openQuery = useTicketsList({ status: "open", queueIds, showAll: all });
   const pendingQuery = useTicketsList({ status: "pending", queueIds });
   const closedQuery = useTicketsList({ status: "closed", queueIds, showAll: all }, tab === "closed");
-  const searchQuery = useTicketsList({ searchParam, tags: tagIds, users: userFilterAllowed ? userIds : [], queueIds, showAll: all }, tab === "search");
+  const searchQuery = useTicketsList(
+    { searchParam, tags: tagIds, users: userFilterAllowed ? userIds : [], queueIds, showAll: all },
+    tab === "search",
+  );
 
   return (
     <Paper variant="outlined" sx={{ display: "flex", flexDirection: "column", height: "100%", minHeight: 0, overflow: "hidden" }}>
       <Tabs value={tab} onChange={(_e, v: MainTab) => setTab(v)} variant="fullWidth" aria-label={t("tickets.tabs.label")}>
-        <Tab value="open" icon={<MoveToInbox fontSize="small" />} iconPosition="start" label={t("tickets.tabs.open")} sx={{ minHeight: 48, minWidth: 0, px: 1, fontSize: 13 }} />
-        <Tab value="closed" icon={<CheckBoxOutlined fontSize="small" />} iconPosition="start" label={t("tickets.tabs.closed")} sx={{ minHeight: 48, minWidth: 0, px: 1, fontSize: 13 }} />
-        <Tab value="search" icon={<Search fontSize="small" />} iconPosition="start" label={t("tickets.tabs.search")} sx={{ minHeight: 48, minWidth: 0, px: 1, fontSize: 13 }} />
+        <Tab
+          value="open"
+          icon={<MoveToInbox fontSize="small" />}
+          iconPosition="start"
+          label={t("tickets.tabs.open")}
+          sx={{ minHeight: 48, minWidth: 0, px: 1, fontSize: 13 }}
+        />
+        <Tab
+          value="closed"
+          icon={<CheckBoxOutlined fontSize="small" />}
+          iconPosition="start"
+          label={t("tickets.tabs.closed")}
+          sx={{ minHeight: 48, minWidth: 0, px: 1, fontSize: 13 }}
+        />
+        <Tab
+          value="search"
+          icon={<Search fontSize="small" />}
+          iconPosition="start"
+          label={t("tickets.tabs.search")}
+          sx={{ minHeight: 48, minWidth: 0, px: 1, fontSize: 13 }}
+        />
       </Tabs>
 
       <Box sx={{ display: "flex", alignItems: "center", flexWrap: "wrap", gap: 1, px: 1, py: 1, borderTop: 1, borderColor: "divider" }}>
@@ -81,7 +119,9 @@ export function TicketsManager({ selectedUuid, onSpy }: { selectedUuid?: string;
           displayEmpty
           value={queueIds}
           onChange={(e) => setQueueIds(typeof e.target.value === "string" ? [] : (e.target.value as number[]))}
-          renderValue={(selected) => (selected.length === 0 ? t("tickets.queueFilter.all") : t("tickets.queueFilter.selected", { count: selected.length }))}
+          renderValue={(selected) =>
+            selected.length === 0 ? t("tickets.queueFilter.all") : t("tickets.queueFilter.selected", { count: selected.length })
+          }
           inputProps={{ "aria-label": t("tickets.queueFilter.label") }}
           sx={{ minWidth: 130, ml: "auto" }}
         >
@@ -135,14 +175,37 @@ export function TicketsManager({ selectedUuid, onSpy }: { selectedUuid?: string;
 
       {tab === "open" && (
         <>
-          <Tabs value={openTab} onChange={(_e, v: OpenTab) => setOpenTab(v)} variant="fullWidth" aria-label={t("tickets.tabs.openLabel")} sx={{ minHeight: 40, borderTop: 1, borderColor: "divider" }}>
+          <Tabs
+            value={openTab}
+            onChange={(_e, v: OpenTab) => setOpenTab(v)}
+            variant="fullWidth"
+            aria-label={t("tickets.tabs.openLabel")}
+            sx={{ minHeight: 40, borderTop: 1, borderColor: "divider" }}
+          >
             <Tab value="open" label={<CountBadge label={t("tickets.tabs.assigned")} count={countLabel(openQuery.data)} />} sx={{ minHeight: 40 }} />
-            <Tab value="pending" label={<CountBadge label={t("tickets.tabs.pending")} count={countLabel(pendingQuery.data)} />} sx={{ minHeight: 40 }} />
+            <Tab
+              value="pending"
+              label={<CountBadge label={t("tickets.tabs.pending")} count={countLabel(pendingQuery.data)} />}
+              sx={{ minHeight: 40 }}
+            />
           </Tabs>
           {openTab === "open" ? (
-            <TicketsList query={openQuery} selectedUuid={selectedUuid} onSpy={onSpy} label={t("tickets.tabs.assigned")} emptyText={t("tickets.emptyOpen")} />
+            <TicketsList
+              query={openQuery}
+              selectedUuid={selectedUuid}
+              onSpy={onSpy}
+              label={t("tickets.tabs.assigned")}
+              emptyText={t("tickets.emptyOpen")}
+            />
           ) : (
-            <TicketsList query={pendingQuery} selectedUuid={selectedUuid} onSpy={onSpy} label={t("tickets.tabs.pending")} emptyText={t("tickets.emptyPending")} onTransitioned={(tr) => tr === "accept" && setOpenTab("open")} />
+            <TicketsList
+              query={pendingQuery}
+              selectedUuid={selectedUuid}
+              onSpy={onSpy}
+              label={t("tickets.tabs.pending")}
+              emptyText={t("tickets.emptyPending")}
+              onTransitioned={(tr) => tr === "accept" && setOpenTab("open")}
+            />
           )}
         </>
       )}

@@ -11,7 +11,17 @@ import { SpyDialog } from "./SpyDialog";
 import { TicketsManager } from "./TicketsManager";
 import { TicketView } from "./TicketView";
 
-const visuallyHidden = { position: "absolute", width: 1, height: 1, overflow: "hidden", clip: "rect(0 0 0 0)", whiteSpace: "nowrap", m: -1, p: 0, border: 0 } as const;
+const visuallyHidden = {
+  position: "absolute",
+  width: 1,
+  height: 1,
+  overflow: "hidden",
+  clip: "rect(0 0 0 0)",
+  whiteSpace: "nowrap",
+  m: -1,
+  p: 0,
+  border: 0,
+} as const;
 
 /** The page's heading for assistive technology (the layout has no visible title on this page). */
 function PageTitle() {
@@ -27,7 +37,11 @@ function Welcome() {
   const { t } = useTranslation();
   return (
     <Paper variant="outlined" sx={{ height: "100%", display: "flex", alignItems: "center", justifyContent: "center" }}>
-      <EmptyState icon={<ForumOutlined sx={{ fontSize: 96, color: "primary.main" }} />} title={t("tickets.welcome.title")} description={t("tickets.welcome.description")} />
+      <EmptyState
+        icon={<ForumOutlined sx={{ fontSize: 96, color: "primary.main" }} />}
+        title={t("tickets.welcome.title")}
+        description={t("tickets.welcome.description")}
+      />
     </Paper>
   );
 }
@@ -66,25 +80,28 @@ export default function TicketsPage() {
     <Box sx={{ display: "flex", flexDirection: "column", flex: 1, minHeight: 0, height: "100%" }} data-testid="tickets-page">
       <PageTitle />
       <Box sx={{ flex: 1, minHeight: 0, display: "flex", flexDirection: "column" }}>
-        {mobileTab === "list" ? (
-          manager
-        ) : (
-          conversation ?? (
-            <Paper variant="outlined" sx={{ height: "100%" }}>
-              <EmptyState
-                icon={<ForumOutlined sx={{ fontSize: 64, color: "primary.main" }} />}
-                title={t("tickets.welcome.title")}
-                action={
-                  <Button variant="contained" onClick={() => setMobileTab("list")}>
-                    {t("tickets.buttons.selectTicket")}
-                  </Button>
-                }
-              />
-            </Paper>
-          )
-        )}
+        {mobileTab === "list"
+          ? manager
+          : (conversation ?? (
+              <Paper variant="outlined" sx={{ height: "100%" }}>
+                <EmptyState
+                  icon={<ForumOutlined sx={{ fontSize: 64, color: "primary.main" }} />}
+                  title={t("tickets.welcome.title")}
+                  action={
+                    <Button variant="contained" onClick={() => setMobileTab("list")}>
+                      {t("tickets.buttons.selectTicket")}
+                    </Button>
+                  }
+                />
+              </Paper>
+            ))}
       </Box>
-      <BottomNavigation showLabels value={mobileTab} onChange={(_e, v: "ticket" | "list") => setMobileTab(v)} sx={{ borderTop: 1, borderColor: "divider" }}>
+      <BottomNavigation
+        showLabels
+        value={mobileTab}
+        onChange={(_e, v: "ticket" | "list") => setMobileTab(v)}
+        sx={{ borderTop: 1, borderColor: "divider" }}
+      >
         <BottomNavigationAction value="ticket" label={t("tickets.mobile.ticket")} icon={<ChatOutlined />} />
         <BottomNavigationAction value="list" label={t("tickets.mobile.list")} icon={<ForumOutlined />} />
       </BottomNavigation>

@@ -106,8 +106,16 @@ function TransferForm({ ticket, onClose }: { ticket: TicketDTO; onClose: () => v
         isOptionEqualToValue={(a, b) => a.id === b.id}
         filterOptions={(x) => x}
         loading={!tooShort && users.isFetching}
-        noOptionsText={tooShort ? t("tickets.newTicket.typeMore", { count: USER_SEARCH_MIN }) : users.isError ? t("tickets.transfer.searchUnavailable") : t("tickets.transfer.noUsers")}
-        renderInput={(params) => <TextField {...params} label={t("tickets.transfer.user")} error={!!userError} helperText={userError ?? t("tickets.transfer.userHelp")} />}
+        noOptionsText={
+          tooShort
+            ? t("tickets.newTicket.typeMore", { count: USER_SEARCH_MIN })
+            : users.isError
+              ? t("tickets.transfer.searchUnavailable")
+              : t("tickets.transfer.noUsers")
+        }
+        renderInput={(params) => (
+          <TextField {...params} label={t("tickets.transfer.user")} error={!!userError} helperText={userError ?? t("tickets.transfer.userHelp")} />
+        )}
       />
     </DialogForm>
   );

@@ -31,7 +31,10 @@ let audioContext: AudioContext | null = null;
 export function playNotificationSound(volume: number): void {
   const gainValue = Math.max(0, Math.min(1, Number.isFinite(volume) ? volume : 1));
   if (gainValue === 0) return;
-  const Ctor = typeof window !== "undefined" ? (window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext) : undefined;
+  const Ctor =
+    typeof window !== "undefined"
+      ? (window.AudioContext ?? (window as unknown as { webkitAudioContext?: typeof AudioContext }).webkitAudioContext)
+      : undefined;
   if (!Ctor) return;
   try {
     audioContext ??= new Ctor();

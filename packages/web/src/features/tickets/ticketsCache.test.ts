@@ -28,7 +28,9 @@ describe("belongsToList (live list rules of spec §4)", () => {
     expect(belongsToList(makeTicket({ status: "pending", userId: null }), open, me)).toBe(false);
     expect(belongsToList(makeTicket({ status: "pending", userId: null }), { status: "pending", queueIds: [5] }, me)).toBe(true);
     expect(belongsToList(makeTicket({ status: "pending", userId: null, queueId: 7 }), { status: "pending", queueIds: [5] }, me)).toBe(false);
-    expect(belongsToList(makeTicket({ status: "pending", userId: null, queueId: null, queue: null }), { status: "pending", queueIds: [5] }, me)).toBe(true);
+    expect(belongsToList(makeTicket({ status: "pending", userId: null, queueId: null, queue: null }), { status: "pending", queueIds: [5] }, me)).toBe(
+      true,
+    );
     expect(belongsToList(makeTicket({ status: "pending", userId: null, queueId: 7 }), { status: "pending", queueIds: [] }, me)).toBe(true);
   });
 });
@@ -40,7 +42,10 @@ describe("patchTicketsCache (socket ticket / appMessage / contact events)", () =
     const pendingKey = ticketKeys.list({ status: "pending", queueIds: [5] });
     const searchKey = ticketKeys.list({ searchParam: "ana", queueIds: [5] });
     client.setQueryData(openKey, pages([1, 2], [3]));
-    client.setQueryData(pendingKey, { pageParams: [1], pages: [{ tickets: [makeTicket({ id: 10, status: "pending", userId: null, user: null })], hasMore: false }] });
+    client.setQueryData(pendingKey, {
+      pageParams: [1],
+      pages: [{ tickets: [makeTicket({ id: 10, status: "pending", userId: null, user: null })], hasMore: false }],
+    });
     client.setQueryData(searchKey, pages([2]));
     return { client, openKey, pendingKey, searchKey };
   }
@@ -113,7 +118,10 @@ describe("upsertTicket / countLabel", () => {
   it("counts loaded rows and shows '+' when more pages exist (no COUNT endpoint)", () => {
     expect(countLabel(pages([1, 2]))).toBe("2");
     expect(countLabel(pages([1, 2], [3]))).toBe("3");
-    const more: TicketPages = { pageParams: [1], pages: [{ tickets: Array.from({ length: 40 }, (_, i) => makeTicket({ id: i + 1 })), hasMore: true }] };
+    const more: TicketPages = {
+      pageParams: [1],
+      pages: [{ tickets: Array.from({ length: 40 }, (_, i) => makeTicket({ id: i + 1 })), hasMore: true }],
+    };
     expect(countLabel(more)).toBe("40+");
     expect(countLabel(undefined)).toBe("0");
   });

@@ -76,7 +76,10 @@ export function patchContact(data: TicketPages, contact: ContactPatch): TicketPa
   if (!data.pages.some((p) => p.tickets.some((t) => t.contactId === contact.id))) return data;
   return {
     ...data,
-    pages: data.pages.map((p) => ({ ...p, tickets: p.tickets.map((t) => (t.contactId === contact.id ? { ...t, contact: mergeContact(t.contact, contact) } : t)) })),
+    pages: data.pages.map((p) => ({
+      ...p,
+      tickets: p.tickets.map((t) => (t.contactId === contact.id ? { ...t, contact: mergeContact(t.contact, contact) } : t)),
+    })),
   };
 }
 
@@ -106,7 +109,10 @@ function patchUnreadList(data: TicketListResponse, event: TicketCacheEvent, me: 
       return tickets.length === data.tickets.length ? data : { ...data, tickets };
     }
     case "contact":
-      return { ...data, tickets: data.tickets.map((t) => (t.contactId === event.contact.id ? { ...t, contact: mergeContact(t.contact, event.contact) } : t)) };
+      return {
+        ...data,
+        tickets: data.tickets.map((t) => (t.contactId === event.contact.id ? { ...t, contact: mergeContact(t.contact, event.contact) } : t)),
+      };
     default: {
       const others = data.tickets.filter((t) => t.id !== event.ticket.id);
       return { ...data, tickets: countsForBell(event.ticket, me) ? [event.ticket, ...others] : others };

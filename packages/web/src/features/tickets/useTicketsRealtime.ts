@@ -46,8 +46,11 @@ export function useTicketsRealtime(): void {
     if (!shouldNotify(event, { me: user, openTicketUuid, pageVisible })) return;
     playNotificationSound(readLocalStorage<number>(VOLUME_KEY, 1));
     const name = event.contact?.name ?? event.ticket.contact.name;
-    showBrowserNotification(t("tickets.notifications.title", { name }), event.ticket.lastMessage || event.message.body, `ticket-${event.ticket.id}`, () =>
-      navigate(`/tickets/${event.ticket.uuid}`),
+    showBrowserNotification(
+      t("tickets.notifications.title", { name }),
+      event.ticket.lastMessage || event.message.body,
+      `ticket-${event.ticket.id}`,
+      () => navigate(`/tickets/${event.ticket.uuid}`),
     );
   });
 }

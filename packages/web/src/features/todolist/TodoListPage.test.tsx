@@ -7,7 +7,8 @@ import { todoStorageKey } from "./useTodos";
 
 beforeEach(() => localStorage.clear());
 
-const stored = (userId: number) => JSON.parse(localStorage.getItem(todoStorageKey(10, userId)) ?? "[]") as { text: string; createdAt: string; updatedAt: string }[];
+const stored = (userId: number) =>
+  JSON.parse(localStorage.getItem(todoStorageKey(10, userId)) ?? "[]") as { text: string; createdAt: string; updatedAt: string }[];
 
 describe("TodoListPage", () => {
   it("adds, edits and deletes tasks in this browser only, refusing blank text", async () => {
@@ -24,7 +25,10 @@ describe("TodoListPage", () => {
     await userEvent.type(input, "Ligar para a Maria{Enter}");
     await userEvent.type(input, "  Conferir boletos  ");
     await userEvent.click(screen.getByRole("button", { name: "Adicionar" }));
-    expect(screen.getAllByTestId("todo-item").map((li) => li.textContent)).toEqual([expect.stringContaining("Ligar para a Maria"), expect.stringContaining("Conferir boletos")]);
+    expect(screen.getAllByTestId("todo-item").map((li) => li.textContent)).toEqual([
+      expect.stringContaining("Ligar para a Maria"),
+      expect.stringContaining("Conferir boletos"),
+    ]);
     expect(stored(3).map((t) => t.text)).toEqual(["Ligar para a Maria", "Conferir boletos"]);
     expect(screen.getAllByText(/^Criada em \d\d\/\d\d\/\d{4} \d\d:\d\d$/)).toHaveLength(2);
 
@@ -49,7 +53,13 @@ describe("TodoListPage", () => {
   });
 
   it("keeps one list per user on a shared browser and ignores malformed storage", () => {
-    localStorage.setItem(todoStorageKey(10, 3), JSON.stringify([{ id: "a", text: "Tarefa da Ana", createdAt: "2030-01-01T10:00:00.000Z", updatedAt: "2030-01-01T10:00:00.000Z" }, { bogus: true }]));
+    localStorage.setItem(
+      todoStorageKey(10, 3),
+      JSON.stringify([
+        { id: "a", text: "Tarefa da Ana", createdAt: "2030-01-01T10:00:00.000Z", updatedAt: "2030-01-01T10:00:00.000Z" },
+        { bogus: true },
+      ]),
+    );
     localStorage.setItem(todoStorageKey(10, 4), "not json");
     const first = renderPage(<TodoListPage />, { session: fakeSession(makeUser({ id: 3 })) });
     expect(screen.getAllByTestId("todo-item")).toHaveLength(1);

@@ -17,7 +17,11 @@ export const todoStorageKey = (companyId: number, userId: number) => `todolist:$
 export const isBlankTask = (text: string) => text.trim().length === 0;
 
 const isTask = (t: unknown): t is TodoTask =>
-  !!t && typeof t === "object" && typeof (t as TodoTask).id === "string" && typeof (t as TodoTask).text === "string" && typeof (t as TodoTask).createdAt === "string";
+  !!t &&
+  typeof t === "object" &&
+  typeof (t as TodoTask).id === "string" &&
+  typeof (t as TodoTask).text === "string" &&
+  typeof (t as TodoTask).createdAt === "string";
 
 export function useTodos(companyId: number, userId: number) {
   const [stored, setStored] = useLocalStorage<unknown>(todoStorageKey(companyId, userId), []);

@@ -17,7 +17,11 @@ type UserFormSchema = ZodType<output<typeof userUpdateBody>, input<typeof userUp
 export function UserModal({ user, ...dialog }: DialogState & { user?: UserDTO | null }) {
   const { t } = useTranslation();
   const title = user ? t("userModal.title.edit") : t("userModal.title.add");
-  return <FormDialog {...dialog} title={title}><UserForm key={user?.id ?? "new"} user={user ?? null} onClose={dialog.onClose} /></FormDialog>;
+  return (
+    <FormDialog {...dialog} title={title}>
+      <UserForm key={user?.id ?? "new"} user={user ?? null} onClose={dialog.onClose} />
+    </FormDialog>
+  );
 }
 
 function UserForm({ user, onClose }: { user: UserDTO | null; onClose: () => void }) {
@@ -39,20 +43,28 @@ function UserForm({ user, onClose }: { user: UserDTO | null; onClose: () => void
     },
   });
 
-  const onSubmit = form.submit(async (values) => {
-    const body: UserCreateBody | UserUpdateBody = { name: values.name, email: values.email, password: values.password || undefined };
-    if (canEditProfile) body.profile = values.profile;
-    if (canEditQueues) body.queueIds = values.queueIds;
-    const saved = await save.mutateAsync(body);
-    if (me && saved?.id === me.id) setUser(saved);
-    enqueueSnackbar(t("userModal.success"), { variant: "success" });
-    onClose();
-  }, { codeFields: { ERR_DUPLICATED_EMAIL: "email" } });
+  const onSubmit = form.submit(
+    async (values) => {
+      const body: UserCreateBody | UserUpdateBody = { name: values.name, email: values.email, password: values.password || undefined };
+      if (canEditProfile) body.profile = values.profile;
+      if (canEditQueues) body.queueIds = values.queueIds;
+      const saved = await save.mutateAsync(body);
+      if (me && saved?.id === me.id) setUser(saved);
+      enqueueSnackbar(t("userModal.success"), { variant: "success" });
+      onClose();
+    },
+    { codeFields: { ERR_DUPLICATED_EMAIL: "email" } },
+  );
 
   const queueOptions = queues.data ?? [];
 
   return (
-    <DialogForm onSubmit={onSubmit} onCancel={onClose} busy={form.busy} submitLabel={user ? t("userModal.buttons.okEdit") : t("userModal.buttons.okAdd")}>
+    <DialogForm
+      onSubmit={onSubmit}
+      onCancel={onClose}
+      busy={form.busy}
+      submitLabel={user ? t("userModal.buttons.okEdit") : t("userModal.buttons.okAdd")}
+    >
       <TextField {...form.field("name")} label={t("userModal.form.name")} autoFocus fullWidth />
       <TextField {...form.field("email")} label={t("userModal.form.email")} type="email" autoComplete="off" fullWidth />
       <TextField

@@ -22,6 +22,8 @@ export function useQueueOptions(enabled: boolean) {
 }
 
 export const useSaveUser = (userId: number | undefined) =>
-  useSaveRecord<UserCreateBody | UserUpdateBody, UserDTO>("/users", userId, (queryClient, user, action) => patchUsersCache(queryClient, { action, user }));
+  useSaveRecord<UserCreateBody | UserUpdateBody, UserDTO>("/users", userId, (queryClient, user, action) =>
+    patchUsersCache(queryClient, { action, user }),
+  );
 
 export const useDeleteUser = () => useDeleteRecord("/users", (queryClient, userId) => patchUsersCache(queryClient, { action: "delete", userId }));

@@ -7,7 +7,10 @@ import { patchUsersCache } from "./usersCache";
 
 const pages = (...lists: string[][]): InfiniteData<UserListResponse, number> => ({
   pageParams: lists.map((_, i) => i + 1),
-  pages: lists.map((names, i) => ({ users: names.map((name) => makeUser({ id: name.charCodeAt(0), name, email: `${name.toLowerCase()}@x.test` })), hasMore: i < lists.length - 1 })),
+  pages: lists.map((names, i) => ({
+    users: names.map((name) => makeUser({ id: name.charCodeAt(0), name, email: `${name.toLowerCase()}@x.test` })),
+    hasMore: i < lists.length - 1,
+  })),
 });
 
 const names = (data?: InfiniteData<UserListResponse, number>) => data?.pages.map((p) => p.users.map((u) => u.name));

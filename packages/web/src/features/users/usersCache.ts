@@ -9,7 +9,12 @@ export type UserEvent = { action: "create" | "update"; user: UserDTO } | { actio
 /** The server's search: name and email. */
 export const matchesSearch = (user: Pick<UserDTO, "name" | "email">, search: string): boolean => containsSearch(search, user.name, user.email);
 
-const lists = { listsKey: queryKeys.users.lists(), field: "users", matches: matchesSearch, compare: (a: UserDTO, b: UserDTO) => a.name.localeCompare(b.name, "pt-BR") } as const;
+const lists = {
+  listsKey: queryKeys.users.lists(),
+  field: "users",
+  matches: matchesSearch,
+  compare: (a: UserDTO, b: UserDTO) => a.name.localeCompare(b.name, "pt-BR"),
+} as const;
 
 /** Applies a create/update/delete to every cached users list (each keyed by its search text). */
 export const patchUsersCache = (queryClient: QueryClient, event: UserEvent) =>

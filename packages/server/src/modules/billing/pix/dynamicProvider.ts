@@ -1,6 +1,14 @@
 import type { PixProviderKind } from "@balcao/shared";
 import type { ApiPixClient } from "./apiPix";
-import { formatCents, PixProviderError, randomAlphanumeric, type PixCharge, type PixChargeRequest, type PixChargeState, type PixProvider } from "./provider";
+import {
+  formatCents,
+  PixProviderError,
+  randomAlphanumeric,
+  type PixCharge,
+  type PixChargeRequest,
+  type PixChargeState,
+  type PixProvider,
+} from "./provider";
 
 /** Charges through a PSP's API Pix v2 (Efí first; the sandbox PSP speaks the same API). */
 export class ApiPixProvider implements PixProvider {

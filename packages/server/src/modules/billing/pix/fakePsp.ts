@@ -155,8 +155,7 @@ export class FakePsp {
     const expected = `Basic ${Buffer.from(`${this.options.clientId}:${this.options.clientSecret}`).toString("base64")}`;
     const given = req.headers.authorization ?? "";
     if (!sameText(given, expected)) return send(res, 401, { error: "invalid_client", error_description: "Credenciais inválidas." });
-    if ((body as { grant_type?: string } | null)?.grant_type !== "client_credentials")
-      return send(res, 400, { error: "unsupported_grant_type" });
+    if ((body as { grant_type?: string } | null)?.grant_type !== "client_credentials") return send(res, 400, { error: "unsupported_grant_type" });
     const token = randomBytes(24).toString("base64url");
     const ttl = this.options.tokenTtlSeconds ?? 3600;
     this.tokens.set(token, Date.now() + ttl * 1000);

@@ -124,7 +124,12 @@ describe("API Pix v2 client against the local PSP (mutual TLS)", () => {
     const charge = await provider.createCharge({ txid, amountCents: 9990, description: "Fatura 7", expiresInSeconds: 3600 });
     expect(charge).toMatchObject({ txid, status: "ATIVA", amount: "99.90", expiresInSeconds: 3600 });
     const cob = psp.cob(txid)!;
-    expect(cob).toMatchObject({ valor: { original: "99.90" }, chave: "chave@balcao.dev", calendario: { expiracao: 3600 }, solicitacaoPagador: "Fatura 7" });
+    expect(cob).toMatchObject({
+      valor: { original: "99.90" },
+      chave: "chave@balcao.dev",
+      calendario: { expiracao: 3600 },
+      solicitacaoPagador: "Fatura 7",
+    });
     // A dynamic BR Code points at the charge's location and carries a valid CRC.
     checkCrc(charge.brCode);
     const account = readTlv(readTlv(charge.brCode).get("26")!);
@@ -186,7 +191,10 @@ describe("API Pix v2 client against the local PSP (mutual TLS)", () => {
     const { pix, webhookStatus } = await psp.pay(txid);
     expect(webhookStatus).toBe(200);
     expect(pix.endToEndId).toMatch(/^E\d{8}\d{12}[A-Za-z0-9]{11}$/);
-    expect(received.at(-1)).toEqual({ path: "/hook/secret/pix", body: { pix: [expect.objectContaining({ txid, valor: "50.00", endToEndId: pix.endToEndId })] } });
+    expect(received.at(-1)).toEqual({
+      path: "/hook/secret/pix",
+      body: { pix: [expect.objectContaining({ txid, valor: "50.00", endToEndId: pix.endToEndId })] },
+    });
     expect(await provider.getCharge(txid)).toMatchObject({
       status: "CONCLUIDA",
       payments: [{ endToEndId: pix.endToEndId, txid, amount: "50.00" }],
