@@ -416,6 +416,93 @@ export const ERRORS = {
     en: "The card was already moved by someone else. The board was refreshed.",
     es: "La tarjeta ya fue movida por otra persona. El tablero se actualizó.",
   },
+  // Campaigns (issue 17)
+  ERR_NO_CAMPAIGN_FOUND: { status: 404, pt: "Campanha não encontrada.", en: "Campaign not found.", es: "Campaña no encontrada." },
+  ERR_CAMPAIGNS_DISABLED: {
+    status: 403,
+    pt: "Campanhas não estão habilitadas para esta empresa.",
+    en: "Campaigns are not enabled for this company.",
+    es: "Las campañas no están habilitadas para esta empresa.",
+  },
+  ERR_CAMPAIGN_NOT_EDITABLE: {
+    status: 400,
+    pt: "Esta campanha não pode mais ser alterada (em andamento, finalizada ou programada para menos de 1 hora).",
+    en: "This campaign can no longer be changed (running, finished or scheduled less than 1 hour ahead).",
+    es: "Esta campaña ya no se puede modificar (en curso, finalizada o programada para menos de 1 hora).",
+  },
+  ERR_CAMPAIGN_CANNOT_CANCEL: {
+    status: 400,
+    pt: "Só é possível cancelar uma campanha em andamento.",
+    en: "Only a running campaign can be cancelled.",
+    es: "Solo se puede cancelar una campaña en curso.",
+  },
+  ERR_CAMPAIGN_CANNOT_RESTART: {
+    status: 400,
+    pt: "Só é possível reiniciar uma campanha cancelada.",
+    en: "Only a cancelled campaign can be restarted.",
+    es: "Solo se puede reiniciar una campaña cancelada.",
+  },
+  ERR_CAMPAIGN_RUNNING: {
+    status: 409,
+    pt: "A campanha está em andamento. Cancele-a antes de excluir.",
+    en: "The campaign is running. Cancel it before deleting.",
+    es: "La campaña está en curso. Cancélela antes de eliminarla.",
+  },
+  ERR_CAMPAIGN_LIST_NOT_FOUND: {
+    status: 400,
+    pt: "Lista de contatos não encontrada.",
+    en: "Contact list not found.",
+    es: "Lista de contactos no encontrada.",
+  },
+  ERR_CAMPAIGN_DUPLICATED_VARIABLE: {
+    status: 400,
+    pt: "Já existe uma variável com esta chave.",
+    en: "A variable with this key already exists.",
+    es: "Ya existe una variable con esta clave.",
+  },
+  // Contact lists (issue 17)
+  ERR_NO_CONTACT_LIST_FOUND: {
+    status: 404,
+    pt: "Lista de contatos não encontrada.",
+    en: "Contact list not found.",
+    es: "Lista de contactos no encontrada.",
+  },
+  ERR_NO_CONTACT_LIST_ITEM_FOUND: {
+    status: 404,
+    pt: "Contato da lista não encontrado.",
+    en: "List contact not found.",
+    es: "Contacto de la lista no encontrado.",
+  },
+  ERR_DUPLICATED_CONTACT_LIST_ITEM: {
+    status: 400,
+    pt: "Este número já está nesta lista.",
+    en: "This number is already in this list.",
+    es: "Este número ya está en esta lista.",
+  },
+  ERR_CONTACT_LIST_IMPORT_FILE_TYPE: {
+    status: 415,
+    pt: "Envie uma planilha .xlsx ou .csv (planilhas .xls antigas: salve como .xlsx).",
+    en: "Send an .xlsx or .csv spreadsheet (old .xls files: save them as .xlsx).",
+    es: "Envíe una hoja de cálculo .xlsx o .csv (archivos .xls antiguos: guárdelos como .xlsx).",
+  },
+  ERR_CONTACT_LIST_IMPORT_UNREADABLE: {
+    status: 400,
+    pt: "Não foi possível ler a planilha. Confira o arquivo e tente novamente.",
+    en: "The spreadsheet could not be read. Check the file and try again.",
+    es: "No fue posible leer la hoja de cálculo. Revise el archivo e inténtelo de nuevo.",
+  },
+  ERR_CONTACT_LIST_IMPORT_NO_NUMBER_COLUMN: {
+    status: 400,
+    pt: "A planilha não tem uma coluna de número (número, numero, telefone, whatsapp, number ou phone) na primeira linha.",
+    en: "The spreadsheet has no number column (number, phone, whatsapp, número, telefone) in its first row.",
+    es: "La hoja de cálculo no tiene una columna de número (número, teléfono, whatsapp, number o phone) en la primera fila.",
+  },
+  ERR_CONTACT_LIST_IMPORT_RUNNING: {
+    status: 409,
+    pt: "Já há uma importação em andamento nesta lista. Aguarde o fim.",
+    en: "An import is already running for this list. Wait for it to finish.",
+    es: "Ya hay una importación en curso en esta lista. Espere a que termine.",
+  },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERRORS;

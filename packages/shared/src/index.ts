@@ -27,3 +27,4 @@ export * from "./schemas/announcements";
 export * from "./schemas/dashboard";
 export * from "./schemas/schedules";
 export * from "./schemas/kanban";
+export * from "./schemas/campaigns";
