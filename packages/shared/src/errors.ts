@@ -416,6 +416,7 @@ export const ERRORS = {
     en: "The card was already moved by someone else. The board was refreshed.",
     es: "La tarjeta ya fue movida por otra persona. El tablero se actualizó.",
   },
+  ERR_NO_CHAT_FOUND: { status: 404, pt: "Conversa não encontrada.", en: "Chat not found.", es: "Conversación no encontrada." },
   // Campaigns (issue 17)
   ERR_NO_CAMPAIGN_FOUND: { status: 404, pt: "Campanha não encontrada.", en: "Campaign not found.", es: "Campaña no encontrada." },
   ERR_CAMPAIGNS_DISABLED: {

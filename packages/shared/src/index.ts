@@ -27,4 +27,5 @@ export * from "./schemas/announcements";
 export * from "./schemas/dashboard";
 export * from "./schemas/schedules";
 export * from "./schemas/kanban";
+export * from "./schemas/chats";
 export * from "./schemas/campaigns";
