@@ -29,3 +29,4 @@ export * from "./schemas/schedules";
 export * from "./schemas/kanban";
 export * from "./schemas/chats";
 export * from "./schemas/campaigns";
+export * from "./schemas/contactLists";
