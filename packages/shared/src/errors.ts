@@ -416,6 +416,25 @@ export const ERRORS = {
     en: "The card was already moved by someone else. The board was refreshed.",
     es: "La tarjeta ya fue movida por otra persona. El tablero se actualizó.",
   },
+  // Send API (issue 19)
+  ERR_INVALID_API_TOKEN: {
+    status: 401,
+    pt: "Token de API inválido ou revogado.",
+    en: "Invalid or revoked API token.",
+    es: "Token de API inválido o revocado.",
+  },
+  ERR_WAPP_NOT_CONNECTED: {
+    status: 409,
+    pt: "A conexão não está conectada (status: {{status}}). Verifique a página de conexões.",
+    en: "The connection is not connected (status: {{status}}). Check the connections page.",
+    es: "La conexión no está conectada (estado: {{status}}). Verifique la página de conexiones.",
+  },
+  ERR_IDEMPOTENCY_IN_PROGRESS: {
+    status: 409,
+    pt: "Uma requisição com esta Idempotency-Key ainda está em andamento.",
+    en: "A request with this Idempotency-Key is still in progress.",
+    es: "Una solicitud con esta Idempotency-Key todavía está en curso.",
+  },
   ERR_NO_CHAT_FOUND: { status: 404, pt: "Conversa não encontrada.", en: "Chat not found.", es: "Conversación no encontrada." },
   // Campaigns (issue 17)
   ERR_NO_CAMPAIGN_FOUND: { status: 404, pt: "Campanha não encontrada.", en: "Campaign not found.", es: "Campaña no encontrada." },

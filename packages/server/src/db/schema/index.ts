@@ -16,3 +16,4 @@ export * from "./invoices";
 export * from "./billing";
 export * from "./media";
 export * from "./outbox";
+export * from "./apiIdempotency";
