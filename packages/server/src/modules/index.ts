@@ -42,6 +42,8 @@ import { registerScheduleRoutes } from "./schedules/routes";
 import { startScheduleSender } from "./schedules/sender";
 import { startTicketTagsRelay } from "./kanban/events";
 import { registerKanbanRoutes } from "./kanban/routes";
+import { deliverChatEvents } from "./chats/events";
+import { registerChatRoutes } from "./chats/routes";
 
 /**
  * One entry per domain: its REST routes (under /api), how its events reach sockets (data, see
@@ -81,4 +83,5 @@ export const modules: AppModule[] = [
   { name: "billing", routes: registerBillingRoutes, deliver: deliverBillingEvents },
   { name: "schedules", routes: registerScheduleRoutes, deliver: deliverScheduleEvents, start: startScheduleSender },
   { name: "kanban", routes: registerKanbanRoutes, start: startTicketTagsRelay },
+  { name: "chats", routes: registerChatRoutes, deliver: deliverChatEvents },
 ];

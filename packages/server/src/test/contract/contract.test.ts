@@ -155,6 +155,7 @@ const FIXTURES: Record<string, (f: Fixtures) => Promise<string | number>> = {
       })
     ).id,
   announcementId: async () => (await api("POST", "/announcements", { title: "Aviso", text: "Texto do aviso", priority: 3 }, superSession)).id,
+  chatId: async () => (await api("POST", "/chats", { title: "Plantão", users: [{ id: (await buildUser(t.ctx, companyId)).id }] })).id,
 };
 
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");

@@ -365,11 +365,11 @@ export const SPEC7: SpecCall[] = [
   { call: "POST /announcements/{announcementId}/media-upload", as: "super", multipart: { file: "@png" } },
   { call: "DELETE /announcements/{announcementId}/media-upload", as: "super" },
   // Internal chat
-  { call: "GET /chats/", query: PAGE, keys: ["records", "hasMore"], pending: "internal chat (issue 18)" },
-  { call: "POST /chats", body: { users: [{ id: "{userId}" }], title: "Plantão" }, status: 201, pending: "internal chat (issue 18)" },
-  { call: "PUT /chats/{chatId}", body: { users: [{ id: "{userId}" }], title: "Plantão de sábado" }, pending: "internal chat (issue 18)" },
-  { call: "DELETE /chats/{chatId}", pending: "internal chat (issue 18)" },
-  { call: "GET /chats/{chatId}/messages", query: { pageNumber: "1" }, pending: "internal chat (issue 18)" },
-  { call: "POST /chats/{chatId}/messages", body: { message: "Alguém cobre o turno?" }, status: 201, pending: "internal chat (issue 18)" },
-  { call: "POST /chats/{chatId}/read", body: { userId: "{adminId}" }, pending: "internal chat (issue 18)" },
+  { call: "GET /chats/", query: PAGE, keys: ["records", "hasMore"] },
+  { call: "POST /chats", body: { users: [{ id: "{userId}" }], title: "Plantão" }, status: 201 },
+  { call: "PUT /chats/{chatId}", body: { users: [{ id: "{userId}" }], title: "Plantão de sábado" } },
+  { call: "DELETE /chats/{chatId}" },
+  { call: "GET /chats/{chatId}/messages", query: { pageNumber: "1" }, keys: ["records", "hasMore"] },
+  { call: "POST /chats/{chatId}/messages", body: { message: "Alguém cobre o turno?" }, status: 201 },
+  { call: "POST /chats/{chatId}/read", body: { userId: "{adminId}" } },
 ];
