@@ -42,6 +42,9 @@ import { registerScheduleRoutes } from "./schedules/routes";
 import { startScheduleSender } from "./schedules/sender";
 import { startTicketTagsRelay } from "./kanban/events";
 import { registerKanbanRoutes } from "./kanban/routes";
+import { deliverCampaignEvents } from "./campaigns/events";
+import { registerCampaignRoutes } from "./campaigns/routes";
+import { startCampaignDispatcher } from "./campaigns/dispatcher";
 import { deliverChatEvents } from "./chats/events";
 import { registerChatRoutes } from "./chats/routes";
 
@@ -83,5 +86,6 @@ export const modules: AppModule[] = [
   { name: "billing", routes: registerBillingRoutes, deliver: deliverBillingEvents },
   { name: "schedules", routes: registerScheduleRoutes, deliver: deliverScheduleEvents, start: startScheduleSender },
   { name: "kanban", routes: registerKanbanRoutes, start: startTicketTagsRelay },
+  { name: "campaigns", routes: registerCampaignRoutes, deliver: deliverCampaignEvents, start: startCampaignDispatcher },
   { name: "chats", routes: registerChatRoutes, deliver: deliverChatEvents },
 ];

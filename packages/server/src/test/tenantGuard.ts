@@ -16,6 +16,8 @@ const CROSS_TENANT: Record<string, string> = {
   "BillingService.confirmCharge": "a PSP callback names a charge by txid before any company is known",
   "BillingService.confirmManually": "the platform super user confirms any company's static Pix payment",
   "ScheduleSender.sweep": "the minute sweep of scheduled messages finds late rows of every company, then handles each in its company",
+  "IdempotencyStore.purge": "the hourly purge deletes expired send-API idempotency keys of every company",
+  "CampaignDispatcher.sweep": "the minute sweep of campaigns finds late and orphaned campaigns of every company, then handles each in its company",
 };
 
 /** Coordination rows keyed by connection, claimed and renewed across companies by every process. */

@@ -111,7 +111,7 @@ export const campaignListQuery = listQuery;
 
 export const campaignShippingQuery = listQuery.extend({
   /** Only rows in this state. */
-  status: blankAsUnset(z.enum(["pending", "confirmation", "sending", "delivered", "failed"])),
+  status: blankAsUnset(z.enum(["pending", "confirmation", "confirmed", "sending", "delivered", "failed"])),
 });
 
 /** Custom variable of the settings page: `{key}` in a message becomes `value`. */
@@ -248,7 +248,12 @@ export interface CampaignDetailDTO extends CampaignDTO {
   counts: CampaignCounts;
 }
 
-export type CampaignShippingStatus = "pending" | "confirmation" | "sending" | "delivered" | "failed";
+/**
+ * pending: nothing sent yet; confirmation: the confirmation message went out, waiting for the reply;
+ * confirmed: replied, the message is next; sending: being handed to WhatsApp; delivered: the message went
+ * out (deliveredAt); failed: it could not be sent (lastError).
+ */
+export type CampaignShippingStatus = "pending" | "confirmation" | "confirmed" | "sending" | "delivered" | "failed";
 
 export interface CampaignShippingDTO {
   id: number;

@@ -2,7 +2,9 @@ import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex, varchar } from "drizzle-orm/pg-core";
 import { connections } from "./connections";
 import { contactListItems, contactLists } from "./contactLists";
+import { contacts } from "./contacts";
 import { companies, timestamps } from "./core";
+import { messages } from "./messages";
 
 export const campaigns = pgTable(
   "campaigns",
@@ -31,6 +33,15 @@ export const campaigns = pgTable(
     contactListId: integer("contact_list_id").references(() => contactLists.id, { onDelete: "set null" }),
     mediaPath: varchar("media_path", { length: 500 }),
     mediaName: varchar("media_name", { length: 255 }),
+    /** Why a running campaign is not sending (an error-catalogue code); null while it sends (0011). */
+    pauseReason: varchar("pause_reason", { length: 64 }),
+    /** Messages sent in this run (pacing: the longer pause after every `longerIntervalAfter`). */
+    sendCount: integer("send_count").notNull().default(0),
+    /** The earliest time the next message may go (pacing, kept across job runs). */
+    nextSendAt: timestamp("next_send_at", { withTimezone: true }),
+    /** The process running the campaign now and until when (renewed while it runs). */
+    runOwner: varchar("run_owner", { length: 64 }),
+    runLeaseUntil: timestamp("run_lease_until", { withTimezone: true }),
     ...timestamps,
   },
   (t) => [
@@ -56,6 +67,14 @@ export const campaignShippings = pgTable(
       onDelete: "set null",
     }),
     number: varchar("number", { length: 50 }).notNull(),
+    /** The item's place in the list (1-based): message variants rotate by it (0011). */
+    position: integer("position").notNull().default(0),
+    name: varchar("name", { length: 100 }).notNull().default(""),
+    email: varchar("email", { length: 254 }).notNull().default(""),
+    /** The contact the messages went to (a reply from it confirms). */
+    contactId: integer("contact_id").references(() => contacts.id, { onDelete: "set null" }),
+    messageId: integer("message_id").references(() => messages.id, { onDelete: "set null" }),
+    confirmationMessageId: integer("confirmation_message_id").references(() => messages.id, { onDelete: "set null" }),
     message: text("message").notNull().default(""),
     confirmationMessage: text("confirmation_message").notNull().default(""),
     /** null = no answer yet. */
@@ -63,7 +82,7 @@ export const campaignShippings = pgTable(
     confirmationRequestedAt: timestamp("confirmation_requested_at", { withTimezone: true }),
     confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),
-    /** pending | sending | delivered | failed | cancelled */
+    /** pending | requesting | confirmation | confirmed | sending | delivered | failed (modules/campaigns/dispatcher.ts) */
     status: varchar("status", { length: 20 }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
@@ -74,6 +93,19 @@ export const campaignShippings = pgTable(
   },
   (t) => [
     uniqueIndex("campaign_shippings_company_idempotency_key_uq").on(t.companyId, t.idempotencyKey),
+    uniqueIndex("campaign_shippings_company_campaign_item_uq").on(t.companyId, t.campaignId, t.contactListItemId),
+    index("campaign_shippings_awaiting_confirmation_idx")
+      .on(t.companyId, t.contactId)
+      .where(sql`${t.status} = 'confirmation'`),
+    index("campaign_shippings_message_idx")
+      .on(t.messageId)
+      .where(sql`${t.messageId} is not null`),
+    index("campaign_shippings_confirmation_message_idx")
+      .on(t.confirmationMessageId)
+      .where(sql`${t.confirmationMessageId} is not null`),
+    index("campaign_shippings_contact_idx")
+      .on(t.contactId)
+      .where(sql`${t.contactId} is not null`),
     // Claim loop (next pending of a campaign) and the campaign report.
     index("campaign_shippings_company_campaign_status_idx").on(t.companyId, t.campaignId, t.status, t.id),
     // Deleting a contact list nulls shippings item by item; this keeps each lookup indexed.
