@@ -42,6 +42,8 @@ import { registerScheduleRoutes } from "./schedules/routes";
 import { startScheduleSender } from "./schedules/sender";
 import { startTicketTagsRelay } from "./kanban/events";
 import { registerKanbanRoutes } from "./kanban/routes";
+import { deliverContactListEvents } from "./contactLists/events";
+import { registerContactListRoutes, startContactLists } from "./contactLists/routes";
 import { deliverCampaignEvents } from "./campaigns/events";
 import { registerCampaignRoutes } from "./campaigns/routes";
 import { startCampaignDispatcher } from "./campaigns/dispatcher";
@@ -86,6 +88,7 @@ export const modules: AppModule[] = [
   { name: "billing", routes: registerBillingRoutes, deliver: deliverBillingEvents },
   { name: "schedules", routes: registerScheduleRoutes, deliver: deliverScheduleEvents, start: startScheduleSender },
   { name: "kanban", routes: registerKanbanRoutes, start: startTicketTagsRelay },
+  { name: "contactLists", routes: registerContactListRoutes, deliver: deliverContactListEvents, start: startContactLists },
   { name: "campaigns", routes: registerCampaignRoutes, deliver: deliverCampaignEvents, start: startCampaignDispatcher },
   { name: "chats", routes: registerChatRoutes, deliver: deliverChatEvents },
 ];

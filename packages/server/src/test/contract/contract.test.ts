@@ -6,6 +6,7 @@ import { injectOn, MOUNTS, mountPath, type Mount } from "../backend";
 import { createTestApp, type TestApp } from "../testApp";
 import { invoices } from "../../db/schema";
 import { SPEC7, type SpecCall } from "./spec7";
+import { sampleXlsx } from "../../modules/contactLists/sample";
 
 /**
  * Spec §7 contract: every call of the table, on both mounts, as the spec's client writes it (spec7.ts).
@@ -154,6 +155,16 @@ const FIXTURES: Record<string, (f: Fixtures) => Promise<string | number>> = {
         sendAt: new Date(Date.now() + 3_600_000).toISOString(),
       })
     ).id,
+  contactListId: async () => (await api("POST", "/contact-lists", { name: `Lista ${hex(3)}` })).id,
+  contactListItemId: async (f) =>
+    (
+      await api("POST", "/contact-list-items", {
+        name: "Cliente",
+        number: await f.get("phone"),
+        email: "",
+        contactListId: await f.get("contactListId"),
+      })
+    ).id,
   announcementId: async () => (await api("POST", "/announcements", { title: "Aviso", text: "Texto do aviso", priority: 3 }, superSession)).id,
   chatId: async () => (await api("POST", "/chats", { title: "Plantão", users: [{ id: (await buildUser(t.ctx, companyId)).id }] })).id,
 };
@@ -161,6 +172,7 @@ const FIXTURES: Record<string, (f: Fixtures) => Promise<string | number>> = {
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
 const FILES: Record<string, { name: string; type: string; data: Buffer }> = {
   png: { name: "foto.png", type: "image/png", data: PNG },
+  xlsx: { name: "contatos.xlsx", type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", data: await sampleXlsx() },
 };
 
 function multipart(fields: Record<string, string>): { payload: Buffer; headers: Record<string, string> } {
