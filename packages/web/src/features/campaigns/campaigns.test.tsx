@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AppSocket } from "../../api/socket";
 import { SocketContext } from "../../api/SocketProvider";
 import { fakeSession, jsonResponse, makeUser, mockFetch, renderPage, type FetchCall } from "../../test/utils";
+import { MainMenu } from "../../app/layout/MainMenu";
 import { toLocalInput } from "../schedules/time";
 import { CampaignModal } from "./CampaignModal";
 import CampaignReportPage, { deliveredPercent } from "./CampaignReportPage";
@@ -96,6 +97,37 @@ async function choose(label: string, option: string) {
 afterEach(() => {
   vi.useRealTimers();
   vi.restoreAllMocks();
+});
+
+describe("campaigns menu (spec §2: both readings)", () => {
+  const menu = async (setting: string, cshow: boolean) => {
+    if (cshow) localStorage.setItem("cshow", "null");
+    else localStorage.removeItem("cshow");
+    mockFetch({ "GET /api/settings": () => jsonResponse(200, [{ key: "campaignsEnabled", value: setting }]) });
+    const view = renderPage(<MainMenu collapsed={false} />, { session: fakeSession(admin()) });
+    await screen.findByRole("navigation", { name: "Menu principal" });
+    return view;
+  };
+  afterEach(() => localStorage.removeItem("cshow"));
+
+  it("shows Listagem, Listas de Contatos and Configurações with the company setting or the local cshow flag", async () => {
+    const view = await menu("true", false);
+    await userEvent.click(await screen.findByRole("button", { name: "Campanhas" }));
+    expect(await screen.findByRole("link", { name: "Listagem" })).toHaveAttribute("href", "/campaigns");
+    expect(screen.getByRole("link", { name: "Listas de Contatos" })).toHaveAttribute("href", "/contact-lists");
+    expect(screen.getAllByRole("link", { name: "Configurações" }).map((a) => a.getAttribute("href"))).toContain("/campaigns-config");
+    view.unmount();
+
+    const flagged = await menu("false", true);
+    expect(await screen.findByRole("button", { name: "Campanhas" })).toBeInTheDocument();
+    flagged.unmount();
+
+    await menu("false", false);
+    await waitFor(() => expect(screen.getByRole("link", { name: "Usuários" })).toBeInTheDocument());
+    // Let the settings answer arrive before looking for what it must not show.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 100)));
+    expect(screen.queryByRole("button", { name: "Campanhas" })).not.toBeInTheDocument();
+  });
 });
 
 describe("helpers", () => {
