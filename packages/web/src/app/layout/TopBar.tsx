@@ -8,6 +8,7 @@ import MenuIcon from "@mui/icons-material/Menu";
 import { useTranslation } from "react-i18next";
 import { useSession } from "../../features/auth/SessionProvider";
 import { AnnouncementsPopover } from "../../features/announcements/AnnouncementsPopover";
+import { ChatsPopover } from "../../features/chats/ChatsPopover";
 import { TicketsBell } from "../../features/tickets/TicketsBell";
 import { useColorMode } from "../theme";
 import { ProfileMenu } from "./ProfileMenu";
@@ -18,7 +19,7 @@ interface TopBarProps {
   onToggleDrawer: () => void;
 }
 
-/** Top bar of spec §2: greeting, due date for admins, theme, volume, reload, bell, announcements, profile. */
+/** Top bar of spec §2: greeting, due date for admins, theme, volume, reload, bell, announcements, internal chat, profile. */
 export function TopBar({ drawerOpen, onToggleDrawer }: TopBarProps) {
   const { t } = useTranslation();
   const { user } = useSession();
@@ -54,6 +55,7 @@ export function TopBar({ drawerOpen, onToggleDrawer }: TopBarProps) {
         </Tooltip>
         <TicketsBell />
         <AnnouncementsPopover />
+        <ChatsPopover />
         <ProfileMenu />
       </Toolbar>
     </AppBar>
