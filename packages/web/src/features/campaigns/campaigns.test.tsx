@@ -430,8 +430,10 @@ describe("CampaignsPage", () => {
       expect(within(screen.getByText("Black Friday").closest("tr")!).getByTestId("campaign-status")).toHaveTextContent("Finalizada"),
     );
     expect(within(screen.getByText("Black Friday").closest("tr")!).getByText("10/03/2030 12:30")).toBeInTheDocument();
-    emit("campaign", { action: "create", record: campaign({ id: 7, name: "Aniversário" }) });
+    emit("campaign", { action: "create", record: campaign({ id: 7, name: "Aniversário", createdAt: "2030-02-01T00:00:00.000Z" }) });
     expect(await screen.findByText("Aniversário")).toBeInTheDocument();
+    // The server's order: newest first.
+    expect(screen.getAllByTestId("campaign-row")[0]).toHaveTextContent("Aniversário");
     emit("campaign", { action: "delete", id: 2 });
     await waitFor(() => expect(screen.queryByText("Natal")).not.toBeInTheDocument());
 

@@ -6,8 +6,8 @@ import { campaignKeys } from "./queryKeys";
 /** The server's search: the campaign's name, ignoring case and accents. */
 export const matchesCampaignSearch = (c: CampaignDTO, search: string) => containsSearch(search, c.name);
 
-/** The server's order: by name, then id. */
-export const byName = (a: CampaignDTO, b: CampaignDTO) => a.name.localeCompare(b.name, "pt-BR") || a.id - b.id;
+/** The server's order: newest first. */
+export const byNewest = (a: CampaignDTO, b: CampaignDTO) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id;
 
 /** Applies a `campaign` event (or a save answer) to every cached campaigns list and to the cached report. */
 export function patchCampaignsCache(queryClient: QueryClient, event: CampaignEvent): void {
@@ -17,7 +17,7 @@ export function patchCampaignsCache(queryClient: QueryClient, event: CampaignEve
   }
   patchPagedLists(
     queryClient,
-    { listsKey: campaignKeys.lists(), field: "records", matches: matchesCampaignSearch, compare: byName },
+    { listsKey: campaignKeys.lists(), field: "records", matches: matchesCampaignSearch, compare: byNewest },
     event.action === "delete" ? { remove: event.id } : { upsert: event.record },
   );
   if (event.action === "delete") queryClient.removeQueries({ queryKey: campaignKeys.detail(event.id) });
