@@ -17,6 +17,7 @@ export * from "./schemas/quickMessages";
 export * from "./schemas/tickets";
 export * from "./schemas/connections";
 export * from "./schemas/messages";
+export * from "./schemas/messagesApi";
 export * from "./schemas/ticketNotes";
 export * from "./schemas/queues";
 export * from "./billing";

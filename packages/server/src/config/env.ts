@@ -28,6 +28,8 @@ const envSchema = z.object({
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   /** Sign-ups allowed per IP per hour. */
   SIGNUP_RATE_LIMIT: z.coerce.number().int().positive().default(20),
+  /** Send API calls allowed per connection token per minute (POST /api/messages/send). */
+  SEND_API_RATE_LIMIT: z.coerce.number().int().positive().default(60),
   DEFAULT_TIME_ZONE: z.string().default("America/Sao_Paulo"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
   WEB_DIST: z.string().optional(),
@@ -80,6 +82,7 @@ export interface Config {
   adminPassword?: string;
   loginRateLimit: number;
   signupRateLimit: number;
+  sendApiRateLimit: number;
   defaultTimeZone: string;
   logLevel: string;
   webDist: string;
@@ -259,6 +262,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     billing,
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     signupRateLimit: e.SIGNUP_RATE_LIMIT,
+    sendApiRateLimit: e.SEND_API_RATE_LIMIT,
     defaultTimeZone: e.DEFAULT_TIME_ZONE,
     socketSessionCheckMs: e.SOCKET_SESSION_CHECK_MS,
     trustProxy: e.TRUST_PROXY,

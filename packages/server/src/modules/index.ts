@@ -42,6 +42,7 @@ import { registerScheduleRoutes } from "./schedules/routes";
 import { startScheduleSender } from "./schedules/sender";
 import { startTicketTagsRelay } from "./kanban/events";
 import { registerKanbanRoutes } from "./kanban/routes";
+import { registerMessagesApiRoutes, startMessagesApi } from "./messagesApi/routes";
 import { deliverContactListEvents } from "./contactLists/events";
 import { registerContactListRoutes, startContactLists } from "./contactLists/routes";
 import { deliverCampaignEvents } from "./campaigns/events";
@@ -88,6 +89,8 @@ export const modules: AppModule[] = [
   { name: "billing", routes: registerBillingRoutes, deliver: deliverBillingEvents },
   { name: "schedules", routes: registerScheduleRoutes, deliver: deliverScheduleEvents, start: startScheduleSender },
   { name: "kanban", routes: registerKanbanRoutes, start: startTicketTagsRelay },
+  // POST /api/messages/send: a static path, so it wins over messages' POST /messages/:ticketId.
+  { name: "messagesApi", routes: registerMessagesApiRoutes, start: startMessagesApi },
   { name: "contactLists", routes: registerContactListRoutes, deliver: deliverContactListEvents, start: startContactLists },
   { name: "campaigns", routes: registerCampaignRoutes, deliver: deliverCampaignEvents, start: startCampaignDispatcher },
   { name: "chats", routes: registerChatRoutes, deliver: deliverChatEvents },

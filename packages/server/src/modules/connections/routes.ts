@@ -31,6 +31,11 @@ export function registerConnectionRoutes(app: App): void {
     return reply.status(204).send();
   });
 
+  // Send API token (issue 19; docs/decisions.md): a new one, the old one revoked.
+  app.post("/whatsapp/:id/token", { ...auth, schema: { params: idParams, tags } }, (request) =>
+    service.regenerateToken(actorOf(request), request.params.id),
+  );
+
   app.post("/whatsappsession/:id", { ...auth, schema: { params: idParams, tags } }, (request) =>
     service.session(actorOf(request), request.params.id, "start"),
   );

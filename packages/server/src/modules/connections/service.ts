@@ -16,6 +16,9 @@ type CreateInput = z.output<typeof connectionCreateBody>;
 type UpdateInput = z.output<typeof connectionUpdateBody>;
 type ConnectionRow = typeof connections.$inferSelect;
 
+/** A send-API token: 192 random bits, URL-safe. */
+const newToken = () => randomBytes(24).toString("base64url");
+
 export class ConnectionsService {
   constructor(private readonly ctx: AppContext) {}
 
@@ -121,7 +124,7 @@ export class ConnectionsService {
             channel,
             timeSendQueue: input.timeSendQueue ?? 0,
             sendIdQueue: input.sendIdQueue ?? 0,
-            token: randomBytes(24).toString("base64url"),
+            token: newToken(),
           })
           .returning();
         await this.replaceQueues(tx, actor.companyId, inserted!.id, queueIds);
@@ -200,6 +203,23 @@ export class ConnectionsService {
     });
     this.ctx.events.publish({ type: "connections.deleted", companyId: actor.companyId, connectionId: id });
     await this.publishUpdated(actor.companyId, promoted);
+  }
+
+  /**
+   * POST /whatsapp/:id/token (issue 19): a new send-API token; the old one stops working at once (401).
+   * Admins only, like editing the connection.
+   */
+  async regenerateToken(actor: Actor, id: number): Promise<ConnectionDTO> {
+    await this.findScoped(actor, id);
+    if (!connectionPolicy.edit(actor)) throw forbidden();
+    const [row] = await this.db
+      .update(connections)
+      .set({ token: newToken(), updatedAt: new Date() })
+      .where(and(eq(connections.id, id), eq(connections.companyId, actor.companyId)))
+      .returning();
+    if (!row) throw notFound("ERR_NO_WAPP_FOUND");
+    await this.publishUpdated(actor.companyId, [row]);
+    return presentConnection(this.db, row, { admin: true });
   }
 
   /** POST /whatsappsession/:id (start / try again), PUT (new QR), DELETE (disconnect: logout). */

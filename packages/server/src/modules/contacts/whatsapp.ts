@@ -20,7 +20,11 @@ export async function defaultConnection(ctx: AppContext, companyId: number) {
 
 /** The live session of the company's default connection when it is CONNECTED, else null. */
 export async function defaultSession(ctx: AppContext, companyId: number): Promise<ChannelSession | null> {
-  const conn = await defaultConnection(ctx, companyId);
+  return liveSession(ctx, companyId, await defaultConnection(ctx, companyId));
+}
+
+/** The live session of a CONNECTED connection running in this process, else null. */
+function liveSession(ctx: AppContext, companyId: number, conn: { id: number; status: string } | undefined): ChannelSession | null {
   if (!conn || conn.status !== "CONNECTED") return null;
   try {
     // Throws ChannelError NOT_CONNECTED when the session is not live in this process.
@@ -34,12 +38,18 @@ export async function defaultSession(ctx: AppContext, companyId: number): Promis
 export type NumberCheck = { checked: false } | { checked: true; canonical: string };
 
 /**
- * Asks WhatsApp whether `digits` has an account, through the default connection when it is connected.
+ * Asks WhatsApp whether `digits` has an account, through the default connection (or `via`) when it is connected.
  * A number without WhatsApp → ERR_WAPP_INVALID_CONTACT; a failing check → ERR_WAPP_CHECK_CONTACT.
  * Returns the canonical digits WhatsApp uses (e.g. without the 9th digit) when checked.
  */
-export async function checkWhatsappNumber(ctx: AppContext, companyId: number, digits: string): Promise<NumberCheck> {
-  const session = await defaultSession(ctx, companyId);
+export async function checkWhatsappNumber(
+  ctx: AppContext,
+  companyId: number,
+  digits: string,
+  /** Ask through this connection instead of the default one (the send API asks through the token's). */
+  via?: { id: number; status: string },
+): Promise<NumberCheck> {
+  const session = via ? liveSession(ctx, companyId, via) : await defaultSession(ctx, companyId);
   if (!session) return { checked: false };
   let canonical: string | null;
   try {

@@ -13,9 +13,13 @@ const MAX_FILES = 10;
 /**
  * Reads a multipart send: files `medias` (or `medias[]`), text fields body and quotedMsg. Files are streamed
  * to DATA_DIR/tmp/uploads within UPLOAD_MAX_MB each and UPLOAD_TOTAL_MAX_MB together, then moved into the
- * media store; `cleanup` removes whatever was not moved.
+ * media store; `cleanup` removes whatever was not moved. `fields` has every text field (the send API reads its
+ * `number` there).
  */
-async function readMultipart(request: FastifyRequest, config: Config): Promise<{ input: SendInput; cleanup: () => Promise<void> }> {
+export async function readMultipart(
+  request: FastifyRequest,
+  config: Config,
+): Promise<{ input: SendInput; fields: Record<string, string>; cleanup: () => Promise<void> }> {
   const { fields, files, cleanup } = await receiveMultipart(request, path.join(config.dataDir, "tmp", "uploads"), {
     fileBytes: config.uploads.fileBytes,
     totalBytes: config.uploads.totalBytes,
@@ -36,6 +40,7 @@ async function readMultipart(request: FastifyRequest, config: Config): Promise<{
       quotedMsgId: Number.isInteger(quoted) && quoted > 0 ? quoted : null,
       voice: fields.voice === "true",
     },
+    fields,
     cleanup,
   };
 }

@@ -99,6 +99,26 @@ export class MessagesService {
     const t = await this.visibleTicket(actor, ticketId);
     if (!ticketPolicy.handle(actor, t)) throw forbidden();
     if (t.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN", 400);
+    return this.storeAndDeliver(actor.companyId, t, input);
+  }
+
+  /**
+   * Sends on a ticket as the company itself (the send API, modules/messagesApi): no attendant, so no
+   * visibility or handling rule; the ticket may still wait in line (pending), never be closed. Same storing,
+   * idempotency, events and delivery as an attendant's message.
+   */
+  async sendAsCompany(companyId: number, ticketId: number, input: SendInput): Promise<MessageDTO[]> {
+    const [t] = await this.db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId)))
+      .limit(1);
+    if (!t) throw notFound("ERR_NO_TICKET_FOUND");
+    if (t.status === "closed") throw new AppError("ERR_TICKET_NOT_OPEN", 400);
+    return this.storeAndDeliver(companyId, t, input);
+  }
+
+  private async storeAndDeliver(companyId: number, t: TicketRecord, input: SendInput): Promise<MessageDTO[]> {
     const files = input.files ?? [];
     const body = input.body.trim();
     if (!body && files.length === 0) throw new AppError("ERR_CREATING_MESSAGE", 400);
@@ -106,11 +126,11 @@ export class MessagesService {
       const [existing] = await this.db
         .select({ id: messages.id })
         .from(messages)
-        .where(and(eq(messages.companyId, actor.companyId), eq(messages.idempotencyKey, input.idempotencyKey)))
+        .where(and(eq(messages.companyId, companyId), eq(messages.idempotencyKey, input.idempotencyKey)))
         .limit(1);
       if (existing) return presentMessagesById(this.db, [existing.id]);
     }
-    if (input.quotedMsgId) await this.assertQuotable(actor.companyId, t, input.quotedMsgId);
+    if (input.quotedMsgId) await this.assertQuotable(companyId, t, input.quotedMsgId);
 
     let ids: number[];
     try {
@@ -128,8 +148,8 @@ export class MessagesService {
           if (part.file) {
             const { file } = part;
             const stored = file.path
-              ? await this.media.saveFile(tx, actor.companyId, file.path, file.size ?? 0, file.fileName, file.mimeType)
-              : await this.media.save(tx, actor.companyId, file.data ?? Buffer.alloc(0), file.fileName, file.mimeType);
+              ? await this.media.saveFile(tx, companyId, file.path, file.size ?? 0, file.fileName, file.mimeType)
+              : await this.media.save(tx, companyId, file.data ?? Buffer.alloc(0), file.fileName, file.mimeType);
             mediaId = stored.id;
             mimeType = stored.mimeType;
             mediaName = stored.originalName;
@@ -138,7 +158,7 @@ export class MessagesService {
           const [row] = await tx
             .insert(messages)
             .values({
-              companyId: actor.companyId,
+              companyId: companyId,
               ticketId: t.id,
               contactId: t.contactId,
               connectionId: t.connectionId,
@@ -173,21 +193,21 @@ export class MessagesService {
         const [existing] = await this.db
           .select({ id: messages.id })
           .from(messages)
-          .where(and(eq(messages.companyId, actor.companyId), eq(messages.idempotencyKey, input.idempotencyKey!)));
+          .where(and(eq(messages.companyId, companyId), eq(messages.idempotencyKey, input.idempotencyKey!)));
         return presentMessagesById(this.db, [existing!.id]);
       }
       throw err;
     }
 
-    const ticket = (await presentTicketById(this.db, actor.companyId, t.id))!;
+    const ticket = (await presentTicketById(this.db, companyId, t.id))!;
     const stored = await presentMessagesById(this.db, ids);
-    for (const message of stored) this.ctx.events.publish({ type: "messages.created", companyId: actor.companyId, message, ticket });
-    this.ctx.events.publish({ type: "tickets.updated", companyId: actor.companyId, ticket });
+    for (const message of stored) this.ctx.events.publish({ type: "messages.created", companyId: companyId, message, ticket });
+    this.ctx.events.publish({ type: "tickets.updated", companyId: companyId, ticket });
 
     const results = [];
     let failed = false;
     for (const id of ids) {
-      const delivered = await this.deliver(actor.companyId, id, input.voice ?? false);
+      const delivered = await this.deliver(companyId, id, input.voice ?? false);
       failed ||= delivered.status === "failed";
       results.push(delivered);
     }

@@ -18,18 +18,18 @@
  *    The sweep also re-enqueues a PENDENTE schedule whose job was lost, and fails AGENDADA rows whose
  *    connection no process runs.
  */
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { ErrorCode } from "@balcao/shared";
 import type { AppContext } from "../../context";
 import type { Tx } from "../../db/client";
-import { connectionLeases, connections, contacts, messages, scheduledMessages, tickets, users } from "../../db/schema";
+import { connectionLeases, connections, messages, scheduledMessages, tickets, users } from "../../db/schema";
 import type { ChannelError } from "../../channels/types";
 import { renderTemplate } from "../chatbot/templates";
 import { loadTicketContext, variablesOf } from "../chatbot/context";
 import { previewOf } from "../messages/labels";
 import { presentMessagesById } from "../messages/presenter";
 import { MessagesService } from "../messages/service";
-import { cycles } from "../tickets/cycles";
+import { openOrReuseTicket } from "../tickets/outbound";
 import { presentTicketById } from "../tickets/presenter";
 import { presentScheduleById } from "./presenter";
 
@@ -288,28 +288,8 @@ export class ScheduleSender {
     return true;
   }
 
-  /** The contact's live ticket on the connection, else a new one opened by the schedule's author. */
+  /** The contact's live ticket on the connection, else a new one opened by the schedule's author (tickets/outbound.ts). */
   private async ticketFor(tx: Tx, s: ScheduleRow, connectionId: number): Promise<number> {
-    const live = () =>
-      tx
-        .select({ id: tickets.id })
-        .from(tickets)
-        .where(
-          and(
-            eq(tickets.companyId, s.companyId),
-            eq(tickets.contactId, s.contactId),
-            eq(tickets.connectionId, connectionId),
-            ne(tickets.status, "closed"),
-          ),
-        )
-        .limit(1);
-    const [existing] = await live();
-    if (existing) return existing.id;
-    const [contact] = await tx
-      .select({ isGroup: contacts.isGroup })
-      .from(contacts)
-      .where(and(eq(contacts.companyId, s.companyId), eq(contacts.id, s.contactId)))
-      .limit(1);
     const [author] = s.userId
       ? await tx
           .select({ id: users.id })
@@ -318,26 +298,8 @@ export class ScheduleSender {
           .limit(1)
       : [];
     // Like an attendant starting a conversation: open and theirs; with no author left it waits in line.
-    const [created] = await tx
-      .insert(tickets)
-      .values({
-        companyId: s.companyId,
-        contactId: s.contactId,
-        connectionId,
-        userId: author?.id ?? null,
-        status: author ? "open" : "pending",
-        isGroup: contact?.isGroup ?? false,
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (!created) {
-      // A customer's message opened one at the same moment.
-      const [other] = await live();
-      return other!.id;
-    }
-    if (author) await cycles.started(tx, created, author.id);
-    else await cycles.queued(tx, created);
-    return created.id;
+    const ticket = await openOrReuseTicket(tx, { companyId: s.companyId, contactId: s.contactId, connectionId, openerId: author?.id ?? null });
+    return ticket.id;
   }
 
   /** ENVIADA with sentAt, or ERRO with the reason; guarded by the state the caller saw. */

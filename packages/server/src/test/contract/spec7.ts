@@ -277,14 +277,12 @@ export const SPEC7: SpecCall[] = [
     note: "JSON",
     as: "connection",
     body: { number: "{phone}", body: "Mensagem pela API" },
-    pending: "send API (issue 19)",
   },
   {
     call: "POST /api/messages/send",
     note: "multipart",
     as: "connection",
     multipart: { number: "{phone}", body: "Arquivo pela API", medias: "@png" },
-    pending: "send API (issue 19)",
   },
   // Contact lists and their items
   { call: "GET /contact-lists/", query: PAGE, keys: ["records", "hasMore"] },
