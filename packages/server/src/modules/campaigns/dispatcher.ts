@@ -188,6 +188,11 @@ export class CampaignDispatcher {
     this.abort.abort();
   }
 
+  /** Whether a SimulatedCrash "killed" this dispatcher (tests). */
+  get crashed(): boolean {
+    return this.dead;
+  }
+
   get stopped(): boolean {
     return this.abort.signal.aborted || this.dead;
   }
@@ -579,10 +584,16 @@ export class CampaignDispatcher {
       if (!row) return;
       if (failure === null) return this.markSent(tx, c, row, work.kind, settings);
       if (failure === "NOT_CONNECTED") {
-        // Not sent at all: the row waits for the connection; the campaign pauses on its next loop.
+        // Not handed over here — but a relayed send may still be finishing in the connection's owner (a
+        // relay that timed out). The row stays in flight under its lock; when the lock expires, recovery
+        // reads the message: sent → settled, failed → a new attempt. The campaign pauses on its next loop.
         await tx
           .update(campaignShippings)
-          .set({ status: work.before, lockedUntil: null, lastError: FAILURE_CODES.NOT_CONNECTED, updatedAt: new Date() })
+          .set({
+            lockedUntil: sql`now() + (${this.options.sendLockMs}::int * interval '1 millisecond')`,
+            lastError: FAILURE_CODES.NOT_CONNECTED,
+            updatedAt: new Date(),
+          })
           .where(and(eq(campaignShippings.companyId, c.companyId), eq(campaignShippings.id, row.id)));
         return;
       }
