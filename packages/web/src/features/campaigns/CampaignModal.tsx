@@ -269,7 +269,7 @@ function CampaignForm({ campaign, readOnly, onClose }: { campaign: CampaignDTO |
             >
               {listOptions.map((l) => (
                 <MenuItem key={l.id} value={String(l.id)}>
-                  {l.name}
+                  {t("campaigns.form.listOption", { name: l.name, count: l.contactsCount })}
                 </MenuItem>
               ))}
               {field.value && !listOptions.some((l) => String(l.id) === field.value) && (

@@ -7,6 +7,7 @@ import {
   type CampaignListResponse,
   type CampaignSettingRow,
   type CampaignSettings,
+  type ContactListDTO,
 } from "@balcao/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../api/client";
@@ -105,16 +106,11 @@ export function useSaveCampaignSettings() {
   });
 }
 
-export interface ContactListOption {
-  id: number;
-  name: string;
-}
-
 /** The company's contact lists for the campaign's list select (GET /contact-lists/list). */
 export function useContactListOptions(enabled = true) {
   return useQuery({
     queryKey: campaignKeys.contactListOptions,
-    queryFn: ({ signal }) => api.get<ContactListOption[]>("/contact-lists/list", undefined, { signal }),
+    queryFn: ({ signal }) => api.get<ContactListDTO[]>("/contact-lists/list", undefined, { signal }),
     enabled,
     select: (rows) => (Array.isArray(rows) ? rows : []),
   });

@@ -71,8 +71,8 @@ const formRoutes = (variables: { key: string; value: string }[] = []) => ({
     ]),
   "GET /api/contact-lists/list": () =>
     jsonResponse(200, [
-      { id: 4, name: "Clientes VIP" },
-      { id: 6, name: "Leads" },
+      { id: 4, name: "Clientes VIP", contactsCount: 20 },
+      { id: 6, name: "Leads", contactsCount: 1 },
     ]),
   "GET /api/campaign-settings": () =>
     jsonResponse(200, [
@@ -179,7 +179,7 @@ describe("CampaignModal", () => {
     // A time in the past is refused.
     fireEvent.change(when, { target: { value: toLocalInput(new Date(Date.now() - HOUR), TZ) } });
     await choose("Conexão", "Vendas");
-    await choose("Lista de contatos", "Leads");
+    await choose("Lista de contatos", "Leads (1 contato)");
     await userEvent.type(screen.getByTestId("campaign-message1"), "Feliz Natal, {{nome}!");
     await userEvent.click(screen.getByRole("button", { name: "Adicionar" }));
     expect(await screen.findByText("A data de agendamento já passou. Escolha um horário no futuro.")).toBeInTheDocument();
