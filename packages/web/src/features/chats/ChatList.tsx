@@ -70,6 +70,7 @@ export function ChatList({ list, search, selectedId, onSelect, onNew, onEdit, on
                     color="primary"
                     aria-label={unreads ? t("chats.list.unread", { count: unreads }) : undefined}
                     data-testid="chat-unread"
+                    data-count={unreads}
                     sx={{ mr: 1.5, mt: 1 }}
                   />
                   {owner && (

@@ -39,7 +39,7 @@ export function ChatsPopover() {
     <>
       <Tooltip title={t("chats.popover.title")}>
         <IconButton color="inherit" aria-label={t("chats.popover.label", { count: unread })} onClick={(e) => setAnchor(e.currentTarget)}>
-          <Badge badgeContent={unread} color="error" data-testid="chats-unread">
+          <Badge badgeContent={unread} color="error" data-testid="chats-unread" data-count={unread}>
             <ForumOutlined />
           </Badge>
         </IconButton>

@@ -1,0 +1,94 @@
+import { expect, test, type Page } from "@playwright/test";
+
+/**
+ * Issue 18: two colleagues chat live — the owner on a wide screen creates the chat and writes; the attendant,
+ * on a phone-sized screen (tabs Chats / Mensagens), sees the unread badges, opens the chat (badges reset)
+ * and answers with Enter, and the owner's pane shows the answer without a reload.
+ */
+const stamp = Date.now().toString(36);
+const owner = { name: `Oficina ${stamp}`, email: `dono-${stamp}@oficina.test`, password: "segredo-123" };
+const attendant = { name: `Bruna ${stamp}`, email: `bruna-${stamp}@oficina.test`, password: "senha-123" };
+const title = `Plantão ${stamp}`;
+
+test.beforeAll(async ({ request }) => {
+  const plans = (await (await request.get("/api/plans/list")).json()) as { id: number; users: number }[];
+  const plan = plans.reduce((a, b) => (b.users > a.users ? b : a));
+  const signup = await request.post("/api/companies/cadastro", { data: { ...owner, phone: "", planId: plan.id } });
+  expect(signup.status(), await signup.text()).toBe(201);
+  const token = (await (await request.post("/api/auth/login", { data: { email: owner.email, password: owner.password } })).json()).token as string;
+  const created = await request.post("/api/users", {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { ...attendant, profile: "user", queueIds: [] },
+  });
+  expect(created.ok(), await created.text()).toBeTruthy();
+});
+
+async function login(page: Page, email: string, password: string) {
+  await page.goto("/login");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Senha").fill(password);
+  await page.getByLabel("Senha").press("Enter");
+  await expect(page).not.toHaveURL(/\/login$/);
+}
+
+test("two colleagues chat live, one of them on a narrow screen", async ({ browser, page }) => {
+  // The attendant, on a phone.
+  const phoneContext = await browser.newContext({ viewport: { width: 390, height: 780 }, locale: "pt-BR", timezoneId: "America/Sao_Paulo" });
+  const phone = await phoneContext.newPage();
+  await login(phone, attendant.email, attendant.password);
+  await phone.goto("/chats");
+  await expect(phone.getByRole("tab", { name: "Chats" })).toHaveAttribute("aria-selected", "true");
+  await expect(phone.getByText("Nenhuma conversa")).toBeVisible();
+
+  // The owner, on a desktop, creates the chat (the spec's texts first) and writes.
+  await login(page, owner.email, owner.password);
+  await page.goto("/chats");
+  await page.getByRole("button", { name: "Nova", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Nova conversa" });
+  await dialog.getByRole("button", { name: "Salvar" }).click();
+  await expect(dialog.getByText("Por favor, preencha o título da conversa.")).toBeVisible();
+  await expect(dialog.getByText("Por favor, selecione pelo menos um usuário.")).toBeVisible();
+  await dialog.getByLabel("Título").fill(title);
+  await dialog.getByRole("combobox", { name: "Usuários" }).click();
+  await page.getByRole("option", { name: attendant.name }).click();
+  await dialog.getByRole("button", { name: "Salvar" }).click();
+  await expect(dialog).toBeHidden();
+  const ownerPane = page.getByTestId("chat-pane");
+  await expect(ownerPane.getByRole("heading", { name: title })).toBeVisible();
+  const ownerInput = ownerPane.getByRole("textbox", { name: "Mensagem" });
+  await ownerInput.fill("Alguém cobre o turno de sábado?");
+  await ownerInput.press("Enter");
+  await expect(ownerPane.getByTestId("chat-message").filter({ hasText: "Alguém cobre o turno de sábado?" })).toBeVisible();
+  await expect(ownerInput).toHaveValue("");
+
+  // The phone: the chat arrived live with one unread message, in the list and on the top-bar badge.
+  const item = phone.getByTestId("chat-item").filter({ hasText: title });
+  await expect(item).toBeVisible();
+  await expect(item.getByTestId("chat-unread")).toHaveAttribute("data-count", "1");
+  await expect(phone.getByTestId("chats-unread")).toHaveAttribute("data-count", "1");
+  await expect(phone.getByRole("button", { name: "Chat interno: 1 mensagens não lidas" })).toBeVisible();
+  await item.click();
+  await expect(phone.getByRole("tab", { name: "Mensagens" })).toHaveAttribute("aria-selected", "true");
+  const phonePane = phone.getByTestId("chat-pane");
+  await expect(phonePane.getByTestId("chat-message").filter({ hasText: "Alguém cobre o turno de sábado?" })).toBeVisible();
+  // Opened: the unread badge resets.
+  await expect(phone.getByTestId("chats-unread")).toHaveAttribute("data-count", "0");
+
+  // Shift+Enter breaks the line; Enter sends.
+  const phoneInput = phonePane.getByRole("textbox", { name: "Mensagem" });
+  await phoneInput.fill("Eu cubro.");
+  await phoneInput.press("Shift+Enter");
+  await phoneInput.pressSequentially("Até as 18h.");
+  await phoneInput.press("Enter");
+  await expect(phonePane.getByTestId("chat-message").filter({ hasText: "Até as 18h." })).toBeVisible();
+
+  // The owner sees the answer live, in the open pane (read at once: no badge).
+  await expect(ownerPane.getByTestId("chat-message").filter({ hasText: "Eu cubro." })).toContainText("Até as 18h.");
+  await expect(ownerPane.getByTestId("chat-message").filter({ hasText: "Eu cubro." })).toContainText(attendant.name);
+  await expect(page.getByTestId("chat-item").filter({ hasText: title })).toContainText("Até as 18h.");
+
+  // Back on the list tab, the phone's chat shows no unread count.
+  await phone.getByRole("tab", { name: "Chats" }).click();
+  await expect(item.getByTestId("chat-unread")).toHaveAttribute("data-count", "0");
+  await phoneContext.close();
+});
