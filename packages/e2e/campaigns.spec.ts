@@ -1,0 +1,163 @@
+import { readFileSync } from "node:fs";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+
+/**
+ * Issue 17: a spreadsheet of 20 contacts is imported into a contact list; the admin sets the campaign
+ * intervals to 0 on /campaigns-config, creates a campaign on /campaigns scheduled for the next minute on the
+ * simulator connection, and watches its report reach FINALIZADA with 20 of 20 delivered; one customer's
+ * phone on /simulator receives the message once with {nome} filled in, and the CSV export has the 20 rows.
+ */
+const stamp = Date.now().toString(36);
+const owner = { name: `Loja ${stamp}`, email: `dono-${stamp}@loja.test`, password: "segredo-123" };
+const listName = `Clientes ${stamp}`;
+const campaignName = `Promo ${stamp}`;
+/** 20 mobile numbers the simulator accepts (10–15 digits, not ending in 0000). */
+const base = 70_000_000 + (Date.now() % 1_000_000) * 10;
+const contacts = Array.from({ length: 20 }, (_, i) => ({
+  name: `Cliente${i + 1} Silva`,
+  number: `55119${base + i + 1}`,
+  email: `c${i + 1}@loja.test`,
+}));
+
+let simulatorUrl = "";
+
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > until) return value;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function post(request: APIRequestContext, token: string, path: string, data: unknown) {
+  const res = await request.post(path, { headers: { Authorization: `Bearer ${token}` }, data });
+  expect(res.ok(), `${path}: ${await res.text()}`).toBeTruthy();
+  return res.json();
+}
+
+/** "YYYY-MM-DDTHH:mm" of an instant on São Paulo's clock (the company's and the browser's time zone). */
+function saoPauloLocal(at: Date): string {
+  const parts = new Intl.DateTimeFormat("en-GB", {
+    timeZone: "America/Sao_Paulo",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(at);
+  const get = (type: string) => parts.find((p) => p.type === type)!.value;
+  return `${get("year")}-${get("month")}-${get("day")}T${get("hour")}:${get("minute")}`;
+}
+
+test.beforeAll(async ({ request }) => {
+  const plans = (await (await request.get("/api/plans/list")).json()) as { id: number; users: number }[];
+  const plan = plans.reduce((a, b) => (b.users > a.users ? b : a));
+  const signup = await request.post("/api/companies/cadastro", { data: { ...owner, phone: "", planId: plan.id } });
+  expect(signup.status(), await signup.text()).toBe(201);
+  const token = (await (await request.post("/api/auth/login", { data: { email: owner.email, password: owner.password } })).json()).token as string;
+  const auth = { Authorization: `Bearer ${token}` };
+  const connection = await post(request, token, "/api/whatsapp", { name: "Simulador", channel: "simulator", isDefault: true });
+  const state = await waitFor(
+    async () =>
+      (await (await request.get(`/api/simulator/${connection.id}`, { headers: auth })).json()) as { connection: { status: string; qrcode: string } },
+    (s) => s.connection.status === "qrcode" && !!s.connection.qrcode,
+  );
+  await post(request, token, `/api/simulator/${connection.id}/scan`, { code: state.connection.qrcode });
+  simulatorUrl = (await (await request.get(`/api/simulator/${connection.id}/link`, { headers: auth })).json()).url;
+
+  // The sheet: a header row the importer recognises, then 20 contacts.
+  const list = await post(request, token, "/api/contact-lists", { name: listName });
+  const sheet = ["nome;numero;email", ...contacts.map((c) => `${c.name};${c.number};${c.email}`)].join("\r\n");
+  const upload = await request.post(`/api/contact-lists/${list.id}/upload`, {
+    headers: auth,
+    multipart: { file: { name: "clientes.csv", mimeType: "text/csv", buffer: Buffer.from(sheet, "utf8") } },
+  });
+  expect(upload.ok(), await upload.text()).toBeTruthy();
+  const imported = await waitFor(
+    async () => (await (await request.get(`/api/contact-lists/${list.id}`, { headers: auth })).json()) as { contactsCount: number },
+    (l) => l.contactsCount === 20,
+  );
+  expect(imported.contactsCount).toBe(20);
+});
+
+test("a campaign to 20 imported contacts runs on the simulator and its report reaches FINALIZADA", async ({ browser, page }) => {
+  test.setTimeout(240_000);
+  // One customer's phone on /simulator, in its own browser context.
+  const customer = contacts[0]!;
+  const phoneContext = await browser.newContext();
+  const phone = await phoneContext.newPage();
+  await phone.goto(simulatorUrl);
+  const addForm = phone.getByRole("form", { name: "Adicionar cliente" });
+  await addForm.getByLabel("Número").fill(customer.number);
+  await addForm.getByLabel("Nome (opcional)").fill(customer.name);
+  await addForm.getByRole("button", { name: "Adicionar telefone" }).click();
+  const phoneLog = phone.getByRole("region", { name: `Conversa de ${customer.name}` }).getByRole("log", { name: "Mensagens do telefone" });
+
+  await page.goto("/login");
+  await page.getByLabel("E-mail").fill(owner.email);
+  await page.getByLabel("Senha").fill(owner.password);
+  await page.getByRole("button", { name: "Entrar" }).click();
+  await expect(page).not.toHaveURL(/\/login$/);
+
+  // Settings: every interval 0, so the 20 messages go out at once.
+  await page.goto("/campaigns-config");
+  await expect(page.getByRole("heading", { name: "Configurações de campanhas" })).toBeVisible();
+  for (const label of ["Intervalo randômico de disparo", "Intervalo maior após", "Intervalo de disparo maior"]) {
+    await page.getByRole("combobox", { name: label }).click();
+    await page.getByRole("option", { name: "Sem intervalo" }).click();
+    await expect(page.getByRole("combobox", { name: label })).toHaveText("Sem intervalo");
+  }
+  await page.getByRole("button", { name: "Salvar configurações" }).click();
+  await expect(page.getByText("Configurações salvas")).toBeVisible();
+
+  // The campaign, scheduled for the next minute that is at least 20 s away.
+  await page.goto("/campaigns");
+  await expect(page.getByRole("heading", { name: "Campanhas" })).toBeVisible();
+  await page.getByRole("button", { name: "Nova campanha" }).click();
+  const dialog = page.getByRole("dialog", { name: "Nova campanha" });
+  await dialog.getByRole("textbox", { name: "Nome" }).fill(campaignName);
+  const sendAt = new Date(Math.ceil((Date.now() + 20_000) / 60_000) * 60_000);
+  await dialog.getByLabel(/Agendamento/).fill(saoPauloLocal(sendAt));
+  await dialog.getByRole("combobox", { name: /Conexão/ }).click();
+  await page.getByRole("option", { name: "Simulador" }).click();
+  await dialog.getByRole("combobox", { name: /Lista de contatos/ }).click();
+  await page.getByRole("option", { name: `${listName} (20 contatos)` }).click();
+  await dialog.getByTestId("campaign-message1").fill("Olá {nome}! Promoção de hoje: 20% de desconto.");
+  await dialog.getByRole("button", { name: "Adicionar" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText("Campanha criada com sucesso!")).toBeVisible();
+
+  const row = page.getByTestId("campaign-row").filter({ hasText: campaignName });
+  await expect(row.getByTestId("campaign-status")).toHaveText("Programada");
+  await expect(row).toContainText(listName);
+  await expect(row).toContainText("Simulador");
+
+  // The report follows the run live and ends FINALIZADA with every contact delivered.
+  await row.getByRole("button", { name: `Relatório da campanha ${campaignName}` }).click();
+  await expect(page).toHaveURL(/\/campaign\/\d+\/report$/);
+  await expect(page.getByTestId("card-valid-value")).toHaveText("20");
+  await expect(page.getByTestId("report-status")).toHaveText("Finalizada", { timeout: 180_000 });
+  await expect(page.getByTestId("report-delivered-of-valid")).toHaveText("20 de 20 entregues", { timeout: 15_000 });
+  await expect(page.getByTestId("card-delivered-value")).toHaveText("20");
+  await expect(page.getByRole("progressbar", { name: "Progresso da campanha" })).toHaveAttribute("aria-valuenow", "100");
+  await expect(page.getByTestId("card-completion-value")).not.toHaveText("Não concluída");
+  expect(Date.now()).toBeGreaterThanOrEqual(sendAt.getTime());
+
+  // The customer received it exactly once, {nome} filled in.
+  const expected = `Olá ${customer.name}! Promoção de hoje: 20% de desconto.`;
+  await expect(phoneLog.locator('[data-testid="simulator-message"][data-direction="in"]').filter({ hasText: expected })).toHaveCount(1);
+
+  // The CSV export has a header and one row per contact.
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Exportar CSV" }).click()]);
+  const csv = readFileSync((await download.path())!, "utf8").replace(/^\uFEFF/, "");
+  const lines = csv.split(/\r?\n/).filter((l) => l.trim() !== "");
+  expect(lines).toHaveLength(21);
+  for (const c of contacts) expect(csv).toContain(c.number);
+
+  // Back on the list the row is Finalizada too (live, no reload needed).
+  await page.getByRole("link", { name: "Voltar" }).click();
+  await expect(page.getByTestId("campaign-row").filter({ hasText: campaignName }).getByTestId("campaign-status")).toHaveText("Finalizada");
+  await phoneContext.close();
+});
