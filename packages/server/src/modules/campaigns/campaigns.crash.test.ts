@@ -1,0 +1,180 @@
+/**
+ * Exactly one message per contact when the process running a campaign dies mid-run (at random points, before
+ * and after the WhatsApp call) and a new process finishes it, and when two processes run it at once. Each
+ * "process" is an app instance with its own pool, job workers and channel manager on the same database (as in
+ * channels/lease.test.ts); the test file's own app runs no jobs, so only those instances do campaign work.
+ */
+import { and, eq, like, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CampaignDTO } from "@balcao/shared";
+import { buildApp, type App } from "../../app";
+import { createContext, type AppContext } from "../../context";
+import { openDatabase, type Database } from "../../db/client";
+import { campaigns, campaignShippings, messages } from "../../db/schema";
+import { phoneInbox, seedList, type SeededList } from "../../test/campaigns";
+import { buildTenant, type Session } from "../../test/factories";
+import { createTestApp, type TestApp } from "../../test/testApp";
+import { dispatcherFor, SimulatedCrash, type CampaignJobPayload } from "./dispatcher";
+
+const ENV = {
+  JOBS_POLL_SECONDS: "0.5",
+  SIMULATOR_ACK_DELAY_MS: "0",
+  OUTBOX_POLL_MS: "100",
+  CHANNEL_LEASE_TTL_MS: "3000",
+  CHANNEL_LEASE_RENEW_MS: "200",
+  CHANNEL_COMMAND_POLL_MS: "50",
+  SEND_RELAY_TIMEOUT_MS: "1000",
+};
+
+interface Instance {
+  app: App;
+  ctx: AppContext;
+  database: Database;
+  closed: boolean;
+}
+
+let t: TestApp;
+const instances: Instance[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp(ENV);
+  // The harness's own instance only reads: campaign work happens in the instances below.
+  await t.ctx.jobs.stop();
+});
+
+afterAll(async () => {
+  for (const i of instances) await close(i);
+  await t.close();
+});
+
+const urlOf = (ctx: AppContext) => (ctx.database.pool as unknown as { options: { connectionString: string } }).options.connectionString;
+
+/** A new server process on the same database, with quick recovery settings. */
+async function instance(): Promise<Instance> {
+  const database = await openDatabase({ databaseUrl: urlOf(t.ctx) });
+  const ctx = createContext({ ...t.config, jobs: { pollSeconds: 0.5 } }, database);
+  const app = await buildApp(ctx);
+  await app.ready();
+  await ctx.channels.start();
+  dispatcherFor(ctx).configure({ leaseMs: 1500, sendLockMs: 1500, pauseRecheckMs: 200, confirmationRecheckMs: 200 });
+  const i = { app, ctx, database, closed: false };
+  instances.push(i);
+  return i;
+}
+
+async function close(i: Instance): Promise<void> {
+  if (i.closed) return;
+  i.closed = true;
+  await i.app.close();
+  await i.database.close();
+}
+
+const call = (app: App, s: Session, method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: object) =>
+  app.inject({ method, url: `/api${url}`, headers: s.headers, ...(payload ? { payload } : {}) });
+
+/** A company whose simulator connection runs in `owner`, with a contact list and a campaign due now. */
+async function campaignIn(owner: Instance, contacts: number) {
+  const tenant = await buildTenant(owner.app);
+  const created = (await call(owner.app, tenant.adminSession, "POST", "/whatsapp", { name: `Sim ${Math.random()}`, isDefault: true })).json();
+  expect((await call(owner.app, tenant.adminSession, "POST", `/simulator/${created.id}/scan`, { code: created.qrcode })).statusCode).toBe(200);
+  await call(owner.app, tenant.adminSession, "POST", "/campaign-settings", {
+    settings: { messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0 },
+  });
+  const list = await seedList(t.ctx, tenant.company.id, contacts);
+  return { ...tenant, connectionId: created.id as number, list };
+}
+
+async function createCampaign(app: App, s: Session, connectionId: number, list: SeededList): Promise<CampaignDTO> {
+  const res = await call(app, s, "POST", "/campaigns", {
+    name: `Campanha ${Math.random().toString(36).slice(2, 8)}`,
+    message1: "Oi {nome}",
+    whatsappId: connectionId,
+    contactListId: list.id,
+    scheduledAt: new Date(Date.now() + 300).toISOString(),
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json() as CampaignDTO;
+}
+
+const statusOf = async (id: number) =>
+  (await t.ctx.database.db.select({ status: campaigns.status }).from(campaigns).where(eq(campaigns.id, id)))[0]?.status;
+
+/** Messages of the campaign that reached WhatsApp, per contact. */
+async function sentPerContact(companyId: number, campaignId: number): Promise<number[]> {
+  const rows = await t.ctx.database.db
+    .select({ contactId: messages.contactId, n: sql<number>`count(*)::int` })
+    .from(messages)
+    .where(and(eq(messages.companyId, companyId), like(messages.idempotencyKey, `campaign:${campaignId}:%`), eq(messages.status, "sent")))
+    .groupBy(messages.contactId);
+  return rows.map((r) => r.n);
+}
+
+/** What every simulated phone received, over the instances that ran the connection. */
+const received = (owners: Instance[], connectionId: number, number: string) => owners.flatMap((o) => phoneInbox(o.ctx, connectionId, number));
+
+describe("a process killed mid-campaign", () => {
+  // Random crash points, before the WhatsApp call (the message is stored, not sent) and after it (sent, not
+  // yet recorded), repeated.
+  const points = (["afterClaim", "afterSend", "afterClaim", "afterSend"] as const).map((point) => ({ point, at: 1 + Math.floor(Math.random() * 6) }));
+
+  it.each(points)("crash $point at message $at: a new process finishes, every contact gets exactly one message", async ({ point, at }) => {
+    const first = await instance();
+    const d = await campaignIn(first, 6);
+    let count = 0;
+    dispatcherFor(first.ctx).configure({
+      faults: {
+        [point]: () => {
+          if (++count === at) throw new SimulatedCrash(`killed ${point} #${at}`);
+        },
+      },
+    });
+    const c = await createCampaign(first.app, d.adminSession, d.connectionId, d.list);
+    await expect.poll(() => dispatcherFor(first.ctx).crashed, { timeout: 15_000, interval: 50 }).toBe(true);
+    // Killed: its WhatsApp sessions vanish without a goodbye and nothing of it runs any more.
+    await first.ctx.channels.crash();
+    await close(first);
+    const [inFlight] = await t.ctx.database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(campaignShippings)
+      .where(and(eq(campaignShippings.companyId, d.company.id), eq(campaignShippings.campaignId, c.id), eq(campaignShippings.status, "sending")));
+    expect(inFlight!.n).toBe(1);
+    expect(await statusOf(c.id)).toBe("EM_ANDAMENTO");
+
+    // A new process on the same database: it takes the connection over (lease TTL) and the campaign (its
+    // run lease lapsed), and finishes.
+    const next = await instance();
+    await expect
+      .poll(
+        async () => {
+          await dispatcherFor(next.ctx).sweep();
+          return statusOf(c.id);
+        },
+        { timeout: 30_000, interval: 500 },
+      )
+      .toBe("FINALIZADA");
+    expect(await sentPerContact(d.company.id, c.id)).toEqual([1, 1, 1, 1, 1, 1]);
+    for (const item of d.list.items) expect(received([first, next], d.connectionId, item.number)).toEqual([`Oi ${item.name}`]);
+    await close(next);
+  });
+});
+
+describe("two processes at once", () => {
+  it("both run the campaign's jobs and race its ticks; every contact gets exactly one message", async () => {
+    const a = await instance();
+    const b = await instance();
+    // Leases that lapse at once: every tick of either process may run the campaign, so only the row claims
+    // keep the sends apart.
+    for (const i of [a, b]) dispatcherFor(i.ctx).configure({ leaseMs: 0 });
+    const d = await campaignIn(a, 12);
+    const c = await createCampaign(b.app, d.adminSession, d.connectionId, d.list);
+    const payload: CampaignJobPayload = { companyId: d.company.id, campaignId: c.id };
+    await expect.poll(() => statusOf(c.id), { timeout: 10_000, interval: 50 }).not.toBe("PROGRAMADA");
+    for (let round = 0; round < 6 && (await statusOf(c.id)) !== "FINALIZADA"; round++)
+      await Promise.all([a, b, a, b].map((i) => dispatcherFor(i.ctx).tick(payload)));
+    await expect.poll(() => statusOf(c.id), { timeout: 30_000, interval: 200 }).toBe("FINALIZADA");
+    expect(await sentPerContact(d.company.id, c.id)).toEqual(Array(12).fill(1));
+    for (const item of d.list.items) expect(received([a, b], d.connectionId, item.number)).toEqual([`Oi ${item.name}`]);
+    await close(a);
+    await close(b);
+  });
+});
