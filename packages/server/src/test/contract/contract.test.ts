@@ -4,7 +4,8 @@ import type { LightMyRequestResponse } from "fastify";
 import { buildCompany, buildContact, buildPlan, buildQueue, buildTag, buildUser, login, TEST_PASSWORD, type Session } from "../factories";
 import { injectOn, MOUNTS, mountPath, type Mount } from "../backend";
 import { createTestApp, type TestApp } from "../testApp";
-import { invoices } from "../../db/schema";
+import { and, eq } from "drizzle-orm";
+import { campaigns, invoices } from "../../db/schema";
 import { SPEC7, type SpecCall } from "./spec7";
 import { sampleXlsx } from "../../modules/contactLists/sample";
 
@@ -165,9 +166,25 @@ const FIXTURES: Record<string, (f: Fixtures) => Promise<string | number>> = {
         contactListId: await f.get("contactListId"),
       })
     ).id,
+  campaignId: async () => (await api("POST", "/campaigns", { name: `Campanha ${hex(3)}` })).id,
+  // Cancel needs a running campaign and restart a cancelled one (spec §4); the state is set directly.
+  runningCampaignId: async (f) => campaignIn(await f.get("campaignId"), "EM_ANDAMENTO"),
+  cancelledCampaignId: async (f) => {
+    const id = await f.get("campaignId");
+    await api("PUT", `/campaigns/${id}`, { name: `Campanha ${hex(3)}`, whatsappId: liveConnection.id, contactListId: await f.get("contactListId") });
+    return campaignIn(id, "CANCELADA");
+  },
   announcementId: async () => (await api("POST", "/announcements", { title: "Aviso", text: "Texto do aviso", priority: 3 }, superSession)).id,
   chatId: async () => (await api("POST", "/chats", { title: "Plantão", users: [{ id: (await buildUser(t.ctx, companyId)).id }] })).id,
 };
+
+async function campaignIn(id: string | number, status: "EM_ANDAMENTO" | "CANCELADA"): Promise<number> {
+  await t.ctx.database.db
+    .update(campaigns)
+    .set({ status })
+    .where(and(eq(campaigns.companyId, companyId), eq(campaigns.id, Number(id))));
+  return Number(id);
+}
 
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
 const FILES: Record<string, { name: string; type: string; data: Buffer }> = {

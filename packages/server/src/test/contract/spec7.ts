@@ -309,8 +309,8 @@ export const SPEC7: SpecCall[] = [
     status: 201,
   },
   // Campaigns
-  { call: "GET /campaigns/", query: PAGE, keys: ["records", "hasMore"], pending: "campaigns (issue 17)" },
-  { call: "GET /campaigns/{campaignId}", pending: "campaigns (issue 17)" },
+  { call: "GET /campaigns/", query: PAGE, keys: ["records", "hasMore"] },
+  { call: "GET /campaigns/{campaignId}" },
   {
     call: "PUT /campaigns/{campaignId}",
     body: {
@@ -321,9 +321,8 @@ export const SPEC7: SpecCall[] = [
       scheduledAt: "",
       confirmation: false,
     },
-    pending: "campaigns (issue 17)",
   },
-  { call: "DELETE /campaigns/{campaignId}", pending: "campaigns (issue 17)" },
+  { call: "DELETE /campaigns/{campaignId}" },
   {
     call: "POST /campaigns",
     body: {
@@ -335,17 +334,15 @@ export const SPEC7: SpecCall[] = [
       confirmation: false,
     },
     status: 201,
-    pending: "campaigns (issue 17)",
   },
-  { call: "POST /campaigns/{campaignId}/cancel", pending: "campaigns (issue 17)" },
-  { call: "POST /campaigns/{campaignId}/restart", pending: "campaigns (issue 17)" },
-  { call: "POST /campaigns/{campaignId}/media-upload", multipart: { file: "@png" }, pending: "campaigns (issue 17)" },
-  { call: "DELETE /campaigns/{campaignId}/media-upload", pending: "campaigns (issue 17)" },
-  { call: "GET /campaign-settings", pending: "campaigns (issue 17)" },
+  { call: "POST /campaigns/{runningCampaignId}/cancel" },
+  { call: "POST /campaigns/{cancelledCampaignId}/restart" },
+  { call: "POST /campaigns/{campaignId}/media-upload", multipart: { file: "@png" } },
+  { call: "DELETE /campaigns/{campaignId}/media-upload" },
+  { call: "GET /campaign-settings" },
   {
     call: "POST /campaign-settings",
     body: { settings: { messageInterval: 20, longerIntervalAfter: 20, greaterInterval: 60, variables: [] } },
-    pending: "campaigns (issue 17)",
   },
   // Announcements
   { call: "GET /announcements/", query: PAGE, keys: ["records", "hasMore"] },
