@@ -1,5 +1,6 @@
 import { isCampaignEditable, type CampaignDTO } from "@balcao/shared";
-import { Chip } from "@mui/material";
+import { Box, Chip, Tooltip } from "@mui/material";
+import WarningAmberOutlined from "@mui/icons-material/WarningAmberOutlined";
 import AssessmentOutlined from "@mui/icons-material/AssessmentOutlined";
 import PauseCircleOutline from "@mui/icons-material/PauseCircleOutlined";
 import PlayCircleOutline from "@mui/icons-material/PlayCircleOutlined";
@@ -9,7 +10,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { ListPage, useRecordDialog } from "../../components/list/ListPage";
 import { useListSearch, usePagedList } from "../../components/list/useListData";
-import { toastError } from "../../components/toastError";
+import { errorText, toastError } from "../../components/toastError";
 import { useSession } from "../auth/SessionProvider";
 import { DEFAULT_TIME_ZONE } from "../schedules/time";
 import { useCampaignCommand, useCampaignsList, useCampaignsRealtime, useDeleteCampaign } from "./api";
@@ -59,7 +60,23 @@ export default function CampaignsPage() {
         { header: t("campaigns.table.name"), cell: (c) => c.name },
         {
           header: t("campaigns.table.status"),
-          cell: (c) => <Chip size="small" color={STATUS_COLORS[c.status]} label={t(`campaigns.status.${c.status}`)} data-testid="campaign-status" />,
+          cell: (c) => (
+            <Box sx={{ display: "flex", alignItems: "center", gap: 0.5 }}>
+              <Chip size="small" color={STATUS_COLORS[c.status]} label={t(`campaigns.status.${c.status}`)} data-testid="campaign-status" />
+              {/* A running campaign waiting for its connection says why (issue 17: a visible reason). */}
+              {c.status === "EM_ANDAMENTO" && c.pauseReason && (
+                <Tooltip title={t("campaigns.table.paused", { reason: errorText(c.pauseReason) })}>
+                  <WarningAmberOutlined
+                    color="warning"
+                    fontSize="small"
+                    aria-label={t("campaigns.table.paused", { reason: errorText(c.pauseReason) })}
+                    aria-hidden={false}
+                    data-testid="campaign-paused"
+                  />
+                </Tooltip>
+              )}
+            </Box>
+          ),
         },
         { header: t("campaigns.table.contactList"), cell: (c) => c.contactList?.name ?? t("campaigns.table.none") },
         { header: t("campaigns.table.connection"), cell: (c) => c.whatsapp?.name ?? t("campaigns.table.none") },

@@ -410,6 +410,7 @@ describe("CampaignsPage", () => {
     expect(within(row).getByText("Vendas")).toBeInTheDocument();
     expect(within(row).getByText("10/03/2030 10:00")).toBeInTheDocument();
     expect(within(row).getByText("Habilitada")).toBeInTheDocument();
+    expect(within(row).queryByTestId("campaign-paused")).not.toBeInTheDocument();
     expect(within(row).queryByRole("button", { name: /Reiniciar/ })).not.toBeInTheDocument();
     expect(within(row).getByRole("button", { name: "Ver a campanha Black Friday" })).toBeInTheDocument();
 
@@ -425,6 +426,9 @@ describe("CampaignsPage", () => {
       expect(within(screen.getByText("Black Friday").closest("tr")!).getByTestId("campaign-status")).toHaveTextContent("Cancelada"),
     );
 
+    // Its connection drops: the row says why it is not sending.
+    emit("campaign", { action: "update", record: campaign({ status: "EM_ANDAMENTO", pauseReason: "ERR_WAPP_NOT_INITIALIZED" }) });
+    expect(await screen.findByTestId("campaign-paused")).toHaveAccessibleName(/^Pausada: Esta conexão não foi inicializada/);
     emit("campaign", { action: "update", record: campaign({ status: "FINALIZADA", completedAt: "2030-03-10T15:30:00.000Z" }) });
     await waitFor(() =>
       expect(within(screen.getByText("Black Friday").closest("tr")!).getByTestId("campaign-status")).toHaveTextContent("Finalizada"),
