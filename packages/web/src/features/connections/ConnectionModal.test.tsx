@@ -89,4 +89,26 @@ describe("ConnectionModal", () => {
     await userEvent.click(within(dialog).getByRole("button", { name: "Adicionar" }));
     expect(await screen.findByText("Número máximo de conexões já alcançado: 2")).toBeInTheDocument();
   });
+
+  it("regenerates the send-API token only after a confirmation", async () => {
+    const { calls } = renderModal(makeConnection({ id: 4, name: "Loja", token: "velho" }), {
+      "POST /api/whatsapp/4/token": () => jsonResponse(200, makeConnection({ id: 4, name: "Loja", token: "novo" })),
+    });
+    const dialog = await screen.findByRole("dialog", { name: "Editar WhatsApp" });
+    await userEvent.click(within(dialog).getByRole("button", { name: "Gerar novo token" }));
+    const confirm = await screen.findByRole("dialog", { name: "Gerar novo token para Loja?" });
+    expect(within(confirm).getByText(/deixará de funcionar imediatamente/)).toBeInTheDocument();
+    await userEvent.click(within(confirm).getByRole("button", { name: "Cancelar" }));
+    expect(calls.some((c) => c.url.endsWith("/token"))).toBe(false);
+
+    // The edit dialog is inert until the confirmation has closed.
+    await userEvent.click(await within(dialog).findByRole("button", { name: "Gerar novo token" }));
+    await userEvent.click(
+      within(await screen.findByRole("dialog", { name: "Gerar novo token para Loja?" })).getByRole("button", { name: "Gerar novo token" }),
+    );
+    expect(await screen.findByText("Novo token gerado. O anterior foi revogado.")).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === "POST" && c.url === "/api/whatsapp/4/token")).toHaveLength(1);
+    // The connection form itself was not submitted.
+    expect(calls.some((c) => c.method === "PUT")).toBe(false);
+  });
 });

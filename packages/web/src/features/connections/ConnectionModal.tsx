@@ -6,7 +6,7 @@ import {
   type ConnectionDTO,
   type ConnectionUpdateBody,
 } from "@balcao/shared";
-import { Box, FormControlLabel, MenuItem, Switch, TextField } from "@mui/material";
+import { Box, FormControlLabel, MenuItem, Switch, TextField, Typography } from "@mui/material";
 import { enqueueSnackbar } from "notistack";
 import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
@@ -15,6 +15,7 @@ import { DialogForm, FormDialog, type DialogState } from "../../components/form/
 import { useZodForm } from "../../components/form/useZodForm";
 import { QueuesSelect } from "../queues/QueuesSelect";
 import { useConnectionQueues, useSaveConnection, useSimulatorAvailable } from "./api";
+import { RegenerateTokenButton } from "./RegenerateTokenButton";
 
 const MESSAGE_FIELDS = ["greetingMessage", "complationMessage", "outOfHoursMessage", "ratingMessage", "farewellMessage"] as const;
 
@@ -197,6 +198,18 @@ function ConnectionForm({ connection, onClose }: { connection: ConnectionDTO | n
           )}
         />
       </Box>
+      {/* Send API token (issue 19): shown on the messages API page; regenerated here after a confirmation. */}
+      {connection && (
+        <Box sx={{ display: "flex", gap: 2, alignItems: "center", flexWrap: "wrap" }}>
+          <Box sx={{ flex: "1 1 240px" }}>
+            <Typography variant="subtitle2">{t("connections.token.label")}</Typography>
+            <Typography variant="body2" color="text.secondary">
+              {t("connections.token.help")}
+            </Typography>
+          </Box>
+          <RegenerateTokenButton connection={connection} />
+        </Box>
+      )}
     </DialogForm>
   );
 }

@@ -101,3 +101,12 @@ export function useSimulatorAvailable(enabled: boolean) {
     retry: false,
   });
 }
+
+/** A new send-API token for a connection (POST /whatsapp/:id/token, admins); the old one stops working at once. */
+export function useRegenerateToken() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (connectionId: number) => api.post<ConnectionDTO>(`/whatsapp/${connectionId}/token`),
+    onSuccess: (connection) => patchConnectionsCache(queryClient, { action: "update", whatsapp: connection }),
+  });
+}
