@@ -78,6 +78,17 @@ export interface ChatMessageDTO {
   sender: { id: number; name: string } | null;
   message: string;
   createdAt: string;
+  /** Tickets the text mentions as `#123` that exist in the company (their page is /tickets/{uuid}). */
+  tickets: { id: number; uuid: string }[];
+}
+
+/** `#123` not inside a word (nor `##123`) names ticket 123. */
+export const TICKET_MENTION = /(^|[^\p{L}\p{N}_#])#(\d{1,9})(?![\p{L}\p{N}_])/gu;
+
+/** The ticket ids a text mentions, in order, without repeats (at most 20). */
+export function ticketMentions(text: string): number[] {
+  const ids = [...text.matchAll(TICKET_MENTION)].map((m) => Number(m[2]));
+  return [...new Set(ids)].slice(0, 20);
 }
 
 /** GET /chats/: the caller's chats, most recent activity first; `unreadCount` sums the caller's unreads. */

@@ -6,8 +6,8 @@ import { and, eq } from "drizzle-orm";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChatDTO, ChatEvent, ChatListResponse, ChatMessageDTO, ChatMessagesResponse, ChatRoomEvent, ChatUserEvent } from "@balcao/shared";
-import { chatMessages, chatUsers } from "../../db/schema";
-import { buildTenant, buildUser, connectSocket as openSocket, login, nextEventWhere, type Session } from "../../test/factories";
+import { chatMessages, chatUsers, tickets } from "../../db/schema";
+import { buildContact, buildTenant, buildUser, connectSocket as openSocket, login, nextEventWhere, type Session } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/testApp";
 
 let t: TestApp;
@@ -209,6 +209,30 @@ describe("message pages", () => {
     const otherChat = await createChat(d.adminSession, [d.outsider.id]);
     const foreign = (await api(d.adminSession, "POST", `/chats/${otherChat.id}/messages`, { message: "segredo" })).json() as ChatMessageDTO;
     expect((await api(d.userSession, "GET", `/chats/${chat.id}/messages?before=${foreign.id}`)).statusCode).toBe(400);
+  });
+});
+
+describe("ticket mentions (beyond the spec)", () => {
+  it("links #n only to tickets of the caller's company, in the answer, the pages and the event", async () => {
+    const d = await team();
+    const other = await team();
+    const ticketOf = async (companyId: number) => {
+      const contact = await buildContact(t.ctx, companyId);
+      const [row] = await t.ctx.database.db.insert(tickets).values({ companyId, contactId: contact.id, status: "open" }).returning();
+      return row!;
+    };
+    const own = await ticketOf(d.company.id);
+    const foreign = await ticketOf(other.company.id);
+    const chat = await createChat(d.adminSession, [d.user.id]);
+    const socket = await connectSocket(d.userSession);
+    const event = nextEventWhere<ChatRoomEvent>(socket, `chat-${chat.id}`, (e) => e.action === "new-message");
+    const text = `Veja #${own.id}, #${foreign.id}, #99999999 e de novo #${own.id}; a#${own.id} não`;
+    const res = await api(d.adminSession, "POST", `/chats/${chat.id}/messages`, { message: text });
+    const expected = [{ id: own.id, uuid: own.uuid }];
+    expect((res.json() as ChatMessageDTO).tickets).toEqual(expected);
+    expect(((await event) as Extract<ChatRoomEvent, { action: "new-message" }>).newMessage.tickets).toEqual(expected);
+    const page = (await api(d.userSession, "GET", `/chats/${chat.id}/messages`)).json() as ChatMessagesResponse;
+    expect(page.records[0]!.tickets).toEqual(expected);
   });
 });
 

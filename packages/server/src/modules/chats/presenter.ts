@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
-import type { ChatDTO, ChatMessageDTO } from "@balcao/shared";
+import { ticketMentions, type ChatDTO, type ChatMessageDTO } from "@balcao/shared";
 import type { DbOrTx } from "../../db/client";
-import { chatMessages, chatUsers, chats, users } from "../../db/schema";
+import { chatMessages, chatUsers, chats, tickets, users } from "../../db/schema";
 import { forCompany } from "../../db/tenant";
 
 type ChatRow = typeof chats.$inferSelect;
@@ -55,6 +55,16 @@ export async function presentChatMessages(db: DbOrTx, companyId: number, rows: C
         .where(and(forCompany(users, companyId), inArray(users.id, senderIds)))
     : [];
   const byId = new Map(senders.map((u) => [u.id, u]));
+  // `#123` mentions: only tickets of this company are linked (one lookup for the whole page).
+  const mentioned = new Map(rows.map((r) => [r.id, ticketMentions(r.message)]));
+  const ticketIds = [...new Set([...mentioned.values()].flat())];
+  const found = ticketIds.length
+    ? await db
+        .select({ id: tickets.id, uuid: tickets.uuid })
+        .from(tickets)
+        .where(and(forCompany(tickets, companyId), inArray(tickets.id, ticketIds)))
+    : [];
+  const ticketById = new Map(found.map((t) => [t.id, t]));
   return rows.map((r) => ({
     id: r.id,
     chatId: r.chatId,
@@ -62,5 +72,9 @@ export async function presentChatMessages(db: DbOrTx, companyId: number, rows: C
     sender: r.senderId !== null ? (byId.get(r.senderId) ?? null) : null,
     message: r.message,
     createdAt: r.createdAt.toISOString(),
+    tickets: (mentioned.get(r.id) ?? []).flatMap((id) => {
+      const ticket = ticketById.get(id);
+      return ticket ? [{ id: ticket.id, uuid: ticket.uuid }] : [];
+    }),
   }));
 }

@@ -197,7 +197,7 @@ function Bubble({ message, mine, unknownSender }: { message: ChatMessageDTO; min
           </Typography>
         )}
         <Typography variant="body2" component="p" sx={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
-          <MessageText text={message.message} />
+          <MessageText text={message.message} tickets={message.tickets} />
         </Typography>
         <Typography variant="caption" color="text.secondary" component="p" sx={{ textAlign: "right" }}>
           {format(new Date(message.createdAt), "dd/MM/yyyy HH:mm")}

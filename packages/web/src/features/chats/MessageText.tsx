@@ -1,32 +1,25 @@
+import { TICKET_MENTION } from "@balcao/shared";
 import { Link } from "@mui/material";
-import { Fragment } from "react";
+import { Fragment, type ReactNode } from "react";
 import { Link as RouterLink } from "react-router";
 
-/** `#123` (not inside a word) names a ticket. */
-const TICKET_MENTION = /(^|[^\w#])#(\d{1,10})\b/g;
-
-/** The ticket numbers a text mentions, in order, without repeats. */
-export function ticketMentions(text: string): number[] {
-  const ids = [...text.matchAll(TICKET_MENTION)].map((m) => Number(m[2]));
-  return [...new Set(ids)];
-}
-
 /**
- * A chat message's text, line breaks kept. With `tickets` (the mentioned ids known to exist in the company),
- * each `#123` of one of them links to /tickets/123; any other `#n` stays text.
+ * A chat message's text (line breaks kept by the caller's `pre-wrap`). Each `#123` the server found among the
+ * company's tickets (`tickets`) links to that ticket's page; any other `#n` stays text.
  */
-export function MessageText({ text, tickets }: { text: string; tickets?: ReadonlySet<number> }) {
-  if (!tickets || tickets.size === 0) return <>{text}</>;
-  const parts: React.ReactNode[] = [];
+export function MessageText({ text, tickets = [] }: { text: string; tickets?: readonly { id: number; uuid: string }[] }) {
+  if (tickets.length === 0) return <>{text}</>;
+  const uuidById = new Map(tickets.map((t) => [t.id, t.uuid]));
+  const parts: ReactNode[] = [];
   let last = 0;
   for (const match of text.matchAll(TICKET_MENTION)) {
-    const id = Number(match[2]);
-    if (!tickets.has(id)) continue;
+    const uuid = uuidById.get(Number(match[2]));
+    if (!uuid) continue;
     const start = match.index + match[1]!.length;
-    parts.push(<Fragment key={`t${last}`}>{text.slice(last, start)}</Fragment>);
+    parts.push(<Fragment key={`t${start}`}>{text.slice(last, start)}</Fragment>);
     parts.push(
-      <Link key={`l${start}`} component={RouterLink} to={`/tickets/${id}`} underline="always">
-        #{id}
+      <Link key={`l${start}`} component={RouterLink} to={`/tickets/${uuid}`} underline="always" data-testid="ticket-mention">
+        #{match[2]}
       </Link>,
     );
     last = start + 1 + match[2]!.length;

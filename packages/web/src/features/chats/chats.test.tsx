@@ -8,7 +8,7 @@ import { SocketContext } from "../../api/SocketProvider";
 import { fakeSession, jsonResponse, makeUser, mockFetch, renderPage } from "../../test/utils";
 import ChatsPage from "./ChatsPage";
 import { ChatsPopover } from "./ChatsPopover";
-import { MessageText, ticketMentions } from "./MessageText";
+import { MessageText } from "./MessageText";
 
 const playSound = vi.hoisted(() => vi.fn());
 vi.mock("../tickets/notifications", async (importOriginal) => ({
@@ -36,6 +36,7 @@ const message = (id: number, text: string, senderId = 2, chatId = 10): ChatMessa
   sender: { id: senderId, name: senderId === 1 ? "Ana" : "Bruno" },
   message: text,
   createdAt: "2026-03-10T12:00:00.000Z",
+  tickets: [],
 });
 
 function fakeSocket() {
@@ -201,10 +202,10 @@ describe("ChatsPopover", () => {
 });
 
 describe("ticket mentions", () => {
-  it("finds #n outside words and links only known tickets", () => {
-    expect(ticketMentions("ver #12 e #7, não a#3 nem ##4; de novo #12")).toEqual([12, 7]);
-    renderPage(<MessageText text={"ver #12 e #7"} tickets={new Set([12])} />, { session: fakeSession(me) });
-    expect(screen.getByRole("link", { name: "#12" })).toHaveAttribute("href", "/tickets/12");
-    expect(screen.queryByRole("link", { name: "#7" })).toBeNull();
+  it("links the #n the server found in the company to the ticket's page and leaves the others as text", () => {
+    renderPage(<MessageText text={"ver #12 e #7, não a#12"} tickets={[{ id: 12, uuid: "9b2f0c1e-uuid" }]} />, { session: fakeSession(me) });
+    const links = screen.getAllByRole("link");
+    expect(links.map((l) => [l.textContent, l.getAttribute("href")])).toEqual([["#12", "/tickets/9b2f0c1e-uuid"]]);
+    expect(screen.getByText(/e #7, não a#12/)).toBeInTheDocument();
   });
 });
