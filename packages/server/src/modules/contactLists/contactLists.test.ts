@@ -478,6 +478,19 @@ describe("WhatsApp validity and socket events", () => {
     }
   });
 
+  it("checks imported items in the background", async () => {
+    const d = await buildTenant(t.app);
+    const created = (await api(d.adminSession, "POST", "/whatsapp", { name: "Simulador", isDefault: true })).json();
+    expect((await api(d.adminSession, "POST", `/simulator/${created.id}/scan`, { code: created.qrcode })).statusCode).toBe(200);
+    const list = await newList(d.adminSession);
+    const res = await upload(d.adminSession, list.id, csv("nome;numero\nAna;5511987650001\nBia;5511987650000\n"));
+    expect(res.json()).toMatchObject({ inserted: 2 });
+    await poll(async () => (await itemsOf(d.company.id, list.id)).map((i) => [i.name, i.isWhatsappValid]).sort()).toEqual([
+      ["Ana", true],
+      ["Bia", false],
+    ]);
+  });
+
   it("leaves items unchecked when the company has no connected connection", async () => {
     const d = await buildTenant(t.app);
     const list = await newList(d.adminSession);

@@ -110,8 +110,27 @@ function decodeText(data: Buffer): string {
   }
 }
 
+const DELIMITERS = [";", ",", "\t", "|"] as const;
+
+/**
+ * The delimiter of the first non-empty line (the header): the candidate found most often outside quotes.
+ * papaparse's own guess wants every row to have the same number of fields, which blank lines break.
+ */
+export function guessDelimiter(text: string): string {
+  const header = text.split(/\r\n|\n|\r/).find((line) => line.trim() !== "") ?? "";
+  const unquoted = header.replace(/"[^"]*"/g, "");
+  let best: string = ",";
+  let bestCount = 0;
+  for (const delimiter of DELIMITERS) {
+    const count = unquoted.split(delimiter).length - 1;
+    if (count > bestCount) [best, bestCount] = [delimiter, count];
+  }
+  return best;
+}
+
 function csvRows(data: Buffer): SheetRow[] {
-  const parsed = Papa.parse<string[]>(decodeText(data), { skipEmptyLines: false, delimitersToGuess: [";", ",", "\t", "|"] });
+  const text = decodeText(data);
+  const parsed = Papa.parse<string[]>(text, { skipEmptyLines: false, delimiter: guessDelimiter(text) });
   const rows: SheetRow[] = [];
   parsed.data.forEach((cells, index) => {
     const text = (cells ?? []).map((c) => (c ?? "").toString());

@@ -18,7 +18,7 @@ import { presentContactListItem } from "./presenter";
 export const CONTACT_LIST_CHECK_JOB = "contactLists.checkNumbers";
 const BATCH = 100;
 const CONCURRENCY = 4;
-/** Up to this many changed items of a batch go out one by one; more → one `reload`. */
+/** Up to this many changed items of a batch go out one by one; more → a `reload` (at most every 2 s). */
 const ITEM_EVENTS_MAX = 20;
 const RELOAD_EVERY_MS = 2_000;
 
@@ -72,7 +72,6 @@ export class NumberChecker {
     let cursor = 0;
     let answered = 0;
     let lastReload = 0;
-    let reloadPending = false;
     for (;;) {
       const batch = await db
         .select({ id: contactListItems.id, number: contactListItems.number })
@@ -107,19 +106,19 @@ export class NumberChecker {
       }
       const changed = [...(await this.mark(companyId, contactListId, valid, true)), ...(await this.mark(companyId, contactListId, invalid, false))];
       answered += changed.length;
-      if (changed.length > 0 && changed.length <= ITEM_EVENTS_MAX && !reloadPending)
+      if (changed.length > 0 && changed.length <= ITEM_EVENTS_MAX)
         this.ctx.events.publish(
           ...changed.map((row) => ({ type: "contactListItems.updated" as const, companyId, record: presentContactListItem(row) })),
         );
-      else if (changed.length > 0) reloadPending = true;
-      if (reloadPending && Date.now() - lastReload >= RELOAD_EVERY_MS) {
+      else if (changed.length > 0 && Date.now() - lastReload >= RELOAD_EVERY_MS) {
         lastReload = Date.now();
-        reloadPending = false;
         this.ctx.events.publish({ type: "contactListItems.reload", companyId, contactListId });
       }
       if (disconnected) break;
     }
-    if (reloadPending) this.ctx.events.publish({ type: "contactListItems.reload", companyId, contactListId });
+    // Always a last `reload` when anything changed: a page that refetched its rows while the answers came in
+    // (the import's own reload) could otherwise keep rows read before them.
+    if (answered > 0) this.ctx.events.publish({ type: "contactListItems.reload", companyId, contactListId });
     return answered;
   }
 
