@@ -17,3 +17,4 @@ export * from "./billing";
 export * from "./media";
 export * from "./outbox";
 export * from "./apiIdempotency";
+export * from "./webhooks";
