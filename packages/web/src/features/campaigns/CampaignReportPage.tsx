@@ -10,6 +10,7 @@ import GroupOutlined from "@mui/icons-material/GroupOutlined";
 import HelpOutline from "@mui/icons-material/HelpOutlineOutlined";
 import ListAltOutlined from "@mui/icons-material/ListAltOutlined";
 import WhatsApp from "@mui/icons-material/WhatsApp";
+import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useParams } from "react-router";
@@ -20,7 +21,12 @@ import { errorText, toastError } from "../../components/toastError";
 import { useSession } from "../auth/SessionProvider";
 import { DEFAULT_TIME_ZONE } from "../schedules/time";
 import { downloadCampaignCsv, useCampaign, useCampaignsRealtime } from "./api";
+import { campaignKeys } from "./queryKeys";
+import { ShippingTable } from "./ShippingTable";
 import { formatCampaignTime, STATUS_COLORS } from "./status";
+
+/** While a campaign runs its shipping rows are refetched at most this often (progress events come per message). */
+export const SHIPPING_REFRESH_MS = 2_000;
 
 /** Delivered as a share of the valid contacts, 0..100 (0 while there is nobody to send to). */
 export function deliveredPercent(counts: Pick<CampaignDetailDTO["counts"], "delivered" | "validContacts">): number {
@@ -44,17 +50,30 @@ export default function CampaignReportPage() {
   const campaign = useCampaign(id);
   const [exporting, setExporting] = useState(false);
   const refreshTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const shippingTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const queryClient = useQueryClient();
 
   const { refetch } = campaign;
   useCampaignsRealtime((event) => {
-    if (event.action === "update" && event.record.id === id && event.record.status === "FINALIZADA") {
+    const eventId = event.action === "progress" ? event.campaignId : event.action === "delete" ? event.id : event.record.id;
+    if (!id || eventId !== id) return;
+    if (event.action === "update" && event.record.status === "FINALIZADA") {
       if (refreshTimer.current) clearTimeout(refreshTimer.current);
-      refreshTimer.current = setTimeout(() => void refetch(), CAMPAIGN_REPORT_REFRESH_MS);
+      refreshTimer.current = setTimeout(() => {
+        void refetch();
+        void queryClient.invalidateQueries({ queryKey: campaignKeys.shipping(id) });
+      }, CAMPAIGN_REPORT_REFRESH_MS);
     }
+    if (!shippingTimer.current)
+      shippingTimer.current = setTimeout(() => {
+        shippingTimer.current = null;
+        void queryClient.invalidateQueries({ queryKey: campaignKeys.shipping(id) });
+      }, SHIPPING_REFRESH_MS);
   });
   useEffect(
     () => () => {
       if (refreshTimer.current) clearTimeout(refreshTimer.current);
+      if (shippingTimer.current) clearTimeout(shippingTimer.current);
     },
     [],
   );
@@ -174,6 +193,8 @@ export default function CampaignReportPage() {
           testId="card-completion"
         />
       </Box>
+
+      <ShippingTable campaignId={c.id} timeZone={timeZone} />
     </Box>
   );
 }

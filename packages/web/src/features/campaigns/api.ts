@@ -7,9 +7,11 @@ import {
   type CampaignListResponse,
   type CampaignSettingRow,
   type CampaignSettings,
+  type CampaignShippingListResponse,
+  type CampaignShippingStatus,
   type ContactListDTO,
 } from "@balcao/shared";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../../api/client";
 import { useSocketEvent } from "../../api/SocketProvider";
 import { usePagedQuery } from "../../components/list/useListData";
@@ -29,6 +31,21 @@ export function useCampaign(id: number | null) {
     queryFn: ({ signal }) => api.get<CampaignDetailDTO>(`/campaigns/${id}`, undefined, { signal }),
     enabled: !!id,
     retry: false,
+  });
+}
+
+/** GET /campaigns/:id/shipping (searchParam, status, pageNumber → records, hasMore): the report's rows. */
+export function useCampaignShipping(id: number, searchParam: string, status: CampaignShippingStatus | "") {
+  return useInfiniteQuery({
+    queryKey: campaignKeys.shippingList(id, searchParam, status),
+    queryFn: ({ pageParam, signal }) =>
+      api.get<CampaignShippingListResponse>(
+        `/campaigns/${id}/shipping`,
+        { searchParam, status: status || undefined, pageNumber: pageParam },
+        { signal },
+      ),
+    initialPageParam: 1,
+    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
   });
 }
 

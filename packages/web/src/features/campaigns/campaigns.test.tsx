@@ -1,4 +1,4 @@
-import type { CampaignDetailDTO, CampaignDTO } from "@balcao/shared";
+import type { CampaignDetailDTO, CampaignDTO, CampaignShippingDTO } from "@balcao/shared";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { act } from "react";
@@ -470,6 +470,23 @@ describe("CampaignReportPage", () => {
     ...overrides,
   });
 
+  const shipping = (delivered: boolean): CampaignShippingDTO => ({
+    id: 11,
+    campaignId: 1,
+    contactListItemId: 3,
+    name: "Ana Lima",
+    number: "5511988887777",
+    email: "",
+    message: "Olá Ana Lima, temos ofertas!",
+    confirmationMessage: "",
+    confirmation: null,
+    confirmationRequestedAt: null,
+    confirmedAt: null,
+    deliveredAt: delivered ? "2030-03-10T13:10:00.000Z" : null,
+    status: delivered ? "delivered" : "pending",
+    lastError: null,
+  });
+
   it("shows delivered of valid, the cards, live progress, and reloads 5 s after the FINALIZADA event", async () => {
     let finished = false;
     const { calls } = mockFetch({
@@ -484,6 +501,7 @@ describe("CampaignReportPage", () => {
               })
             : detail(),
         ),
+      "GET /api/campaigns/1/shipping": () => jsonResponse(200, { records: [shipping(finished)], hasMore: false }),
     });
     const { socket, emit } = fakeSocket();
     renderPage(
@@ -503,6 +521,9 @@ describe("CampaignReportPage", () => {
     expect(screen.getByTestId("card-contact-list-value")).toHaveTextContent("Clientes VIP");
     expect(screen.getByTestId("card-schedule-value")).toHaveTextContent("10/03/2030 10:00");
     expect(screen.getByTestId("card-completion-value")).toHaveTextContent("Não concluída");
+    const shippingRow = await screen.findByTestId("shipping-row");
+    expect(shippingRow).toHaveTextContent("Ana Lima");
+    expect(shippingRow).toHaveTextContent("Pendente");
 
     emit("campaign", {
       action: "progress",
@@ -520,24 +541,29 @@ describe("CampaignReportPage", () => {
 
     vi.useFakeTimers({ shouldAdvanceTime: true });
     finished = true;
-    const before = calls.length;
+    const detailCalls = () => calls.filter((c) => c.url === "/api/campaigns/1").length;
+    const before = detailCalls();
     emit("campaign", { action: "update", record: campaign({ status: "FINALIZADA", completedAt: "2030-03-10T14:00:00.000Z" }) });
     await waitFor(() => expect(screen.getByTestId("report-status")).toHaveTextContent("Finalizada"));
     await act(async () => {
       await vi.advanceTimersByTimeAsync(4_900);
     });
-    expect(calls.length).toBe(before);
+    expect(detailCalls()).toBe(before);
     await act(async () => {
       await vi.advanceTimersByTimeAsync(200);
     });
     await waitFor(() => expect(screen.getByTestId("report-delivered-of-valid")).toHaveTextContent("20 de 20 entregues"));
-    expect(calls.length).toBe(before + 1);
+    expect(detailCalls()).toBe(before + 1);
     expect(screen.getByTestId("card-completion-value")).toHaveTextContent("10/03/2030 11:00");
+    // The shipping rows were refetched too: the contact's row is delivered.
+    await waitFor(() => expect(screen.getByTestId("shipping-row")).toHaveTextContent("Entregue"));
+    expect(screen.getByTestId("shipping-row")).toHaveTextContent("10/03/2030 10:10");
   });
 
   it("tells why a running campaign is paused and downloads the CSV export with the token", async () => {
     const { calls } = mockFetch({
       "GET /api/campaigns/1": () => jsonResponse(200, detail({ pauseReason: "ERR_WAPP_NOT_INITIALIZED" })),
+      "GET /api/campaigns/1/shipping": () => jsonResponse(200, { records: [], hasMore: false }),
       "GET /api/campaigns/1/export": () => new Response("nome;numero\nAna;5511999990000\n", { status: 200, headers: { "Content-Type": "text/csv" } }),
     });
     const createObjectURL = vi.fn(() => "blob:csv");
@@ -552,5 +578,11 @@ describe("CampaignReportPage", () => {
     await waitFor(() => expect(createObjectURL).toHaveBeenCalled());
     expect(calls.map((c) => c.url)).toContain("/api/campaigns/1/export");
     expect(clicked).toEqual(["campanha-1.csv"]);
+
+    // The shipping rows can be filtered by state.
+    expect(await screen.findByText("Nenhum envio ainda")).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("combobox", { name: "Situação" }));
+    await userEvent.click(screen.getByRole("option", { name: "Falhou" }));
+    await waitFor(() => expect(calls.some((c) => c.url.startsWith("/api/campaigns/1/shipping?") && c.url.includes("status=failed"))).toBe(true));
   });
 });
