@@ -4,6 +4,8 @@
  * "process" is an app instance with its own pool, job workers and channel manager on the same database (as in
  * channels/lease.test.ts); the test file's own app runs no jobs, so only those instances do campaign work.
  */
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
 import { and, eq, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CampaignDTO } from "@balcao/shared";
@@ -84,13 +86,13 @@ async function campaignIn(owner: Instance, contacts: number) {
   return { ...tenant, connectionId: created.id as number, list };
 }
 
-async function createCampaign(app: App, s: Session, connectionId: number, list: SeededList): Promise<CampaignDTO> {
+async function createCampaign(app: App, s: Session, connectionId: number, list: SeededList, inMs = 300): Promise<CampaignDTO> {
   const res = await call(app, s, "POST", "/campaigns", {
     name: `Campanha ${Math.random().toString(36).slice(2, 8)}`,
     message1: "Oi {nome}",
     whatsappId: connectionId,
     contactListId: list.id,
-    scheduledAt: new Date(Date.now() + 300).toISOString(),
+    scheduledAt: new Date(Date.now() + inMs).toISOString(),
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as CampaignDTO;
@@ -156,6 +158,100 @@ describe("a process killed mid-campaign", () => {
     for (const item of d.list.items) expect(received([first, next], d.connectionId, item.number)).toEqual([`Oi ${item.name}`]);
     await close(next);
   });
+});
+
+/** A separate server process (node + tsx) on the same database, with the quick recovery settings. */
+function spawnServer(): { child: ChildProcess; owner: Promise<string> } {
+  const src = path.resolve(import.meta.dirname, "../..");
+  const url = urlOf(t.ctx);
+  const script = `
+    import { loadConfig } from ${JSON.stringify(path.join(src, "config/env.ts"))};
+    import { openDatabase } from ${JSON.stringify(path.join(src, "db/client.ts"))};
+    import { createContext } from ${JSON.stringify(path.join(src, "context.ts"))};
+    import { buildApp } from ${JSON.stringify(path.join(src, "app.ts"))};
+    import { dispatcherFor } from ${JSON.stringify(path.join(src, "modules/campaigns/dispatcher.ts"))};
+    const url = ${JSON.stringify(url)};
+    const config = loadConfig({ ...process.env, ...${JSON.stringify(ENV)}, NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: ${JSON.stringify(t.config.dataDir)},
+      DATABASE_URL: url, JWT_SECRET: ${JSON.stringify(t.config.jwtSecret)}, JWT_REFRESH_SECRET: ${JSON.stringify(t.config.jwtRefreshSecret)},
+      WEB_DIST: "/nonexistent", CHANNELS_AUTOSTART: "true" });
+    const database = await openDatabase({ databaseUrl: url });
+    const ctx = createContext(config, database);
+    dispatcherFor(ctx).configure({ leaseMs: 1500, sendLockMs: 1500, pauseRecheckMs: 200, confirmationRecheckMs: 200 });
+    const app = await buildApp(ctx);
+    await app.ready();
+    await ctx.channels.start();
+    console.log("owner " + ctx.channels.ownerId);
+    setInterval(() => {}, 1 << 30);`;
+  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+  const owner = new Promise<string>((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      const m = /owner (\S+)/.exec(chunk.toString());
+      if (m) resolve(m[1]!);
+    });
+    child.once("exit", (code) => reject(new Error(`child server exited (${code})`)));
+  });
+  return { child, owner };
+}
+
+describe("kill -9 of the server process running the campaign", () => {
+  // Killed after a random number of delivered messages (so at a random point of the claim / send / record
+  // cycle), repeated. The killed process's simulated phones die with it, so the evidence is the database:
+  // every contact has exactly one campaign message that reached WhatsApp.
+  it.each([1, 2, 3].map((run) => ({ run, after: 1 + Math.floor(Math.random() * 15) })))(
+    "run $run: SIGKILL after $after deliveries; another process finishes with one message per contact",
+    async ({ after }) => {
+      const setup = await instance();
+      const d = await campaignIn(setup, 20);
+      // The child server takes the connection over at boot.
+      await setup.ctx.channels.stop();
+      const { child, owner } = spawnServer();
+      try {
+        const childOwner = await owner;
+        const leaseOwner = async () =>
+          (
+            await t.ctx.database.pool!.query<{ owner_id: string }>(
+              "select owner_id from connection_leases where connection_id = $1 and company_id = $2",
+              [d.connectionId, d.company.id],
+            )
+          ).rows[0]?.owner_id;
+        await expect.poll(leaseOwner, { timeout: 20_000, interval: 100 }).toBe(childOwner);
+        const c = await createCampaign(setup.app, d.adminSession, d.connectionId, d.list, 1500);
+        await close(setup);
+        const delivered = async () =>
+          (
+            await t.ctx.database.db
+              .select({ n: sql<number>`count(*)::int` })
+              .from(campaignShippings)
+              .where(
+                and(
+                  eq(campaignShippings.companyId, d.company.id),
+                  eq(campaignShippings.campaignId, c.id),
+                  sql`${campaignShippings.deliveredAt} is not null`,
+                ),
+              )
+          )[0]!.n;
+        await expect.poll(delivered, { timeout: 20_000, interval: 5 }).toBeGreaterThanOrEqual(after);
+        child.kill("SIGKILL");
+        await new Promise((resolve) => child.once("exit", resolve));
+        expect(await statusOf(c.id)).toBe("EM_ANDAMENTO");
+
+        const next = await instance();
+        await expect
+          .poll(
+            async () => {
+              await dispatcherFor(next.ctx).sweep();
+              return statusOf(c.id);
+            },
+            { timeout: 40_000, interval: 500 },
+          )
+          .toBe("FINALIZADA");
+        expect(await sentPerContact(d.company.id, c.id)).toEqual(Array(20).fill(1));
+        await close(next);
+      } finally {
+        if (child.exitCode === null) child.kill("SIGKILL");
+      }
+    },
+  );
 });
 
 describe("two processes at once", () => {
