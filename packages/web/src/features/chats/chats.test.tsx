@@ -9,6 +9,7 @@ import { fakeSession, jsonResponse, makeUser, mockFetch, renderPage } from "../.
 import ChatsPage from "./ChatsPage";
 import { ChatsPopover } from "./ChatsPopover";
 import { MessageText } from "./MessageText";
+import { ShareTicketDialog } from "./ShareTicketDialog";
 
 const playSound = vi.hoisted(() => vi.fn());
 vi.mock("../tickets/notifications", async (importOriginal) => ({
@@ -207,5 +208,29 @@ describe("ticket mentions", () => {
     const links = screen.getAllByRole("link");
     expect(links.map((l) => [l.textContent, l.getAttribute("href")])).toEqual([["#12", "/tickets/9b2f0c1e-uuid"]]);
     expect(screen.getByText(/e #7, não a#12/)).toBeInTheDocument();
+  });
+});
+
+describe("ShareTicketDialog", () => {
+  it("posts #id and the contact's name (and the comment) into the chosen chat", async () => {
+    let posted: unknown;
+    mockFetch({
+      "GET /api/chats/": () => jsonResponse(200, { records: [chat(10, "Plantão"), chat(11, "Financeiro")], hasMore: false, unreadCount: 0 }),
+      "POST /api/chats/11/messages": (call) => {
+        posted = call.body;
+        return jsonResponse(201, message(5, "x", 1, 11));
+      },
+    });
+    const onClose = vi.fn();
+    renderPage(<ShareTicketDialog open onClose={onClose} ticket={{ id: 42, contact: { name: "Maria Souza" } }} />, { session: fakeSession(me) });
+    const dialog = await screen.findByRole("dialog", { name: "Compartilhar o atendimento #42" });
+    const share = within(dialog).getByRole("button", { name: "Compartilhar" });
+    expect(share).toBeDisabled();
+    await userEvent.click(within(dialog).getByRole("combobox", { name: "Conversa" }));
+    await userEvent.click(await screen.findByRole("option", { name: "Financeiro" }));
+    await userEvent.type(within(dialog).getByRole("textbox", { name: "Comentário (opcional)" }), "Cliente pediu segunda via");
+    await userEvent.click(share);
+    await waitFor(() => expect(posted).toEqual({ message: "#42 — Maria Souza\nCliente pediu segunda via" }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
   });
 });

@@ -31,6 +31,7 @@ import { syncTicketTags, useDeleteTicket, useTagOptions } from "./api";
 import { patchTicketsCache } from "./ticketsCache";
 import { TransferTicketModal } from "./TransferTicketModal";
 import { useTicketTransitions } from "./useTicketTransitions";
+import { ShareTicketDialog } from "../chats/ShareTicketDialog";
 
 /** Tag editor of the ticket header (POST /tags/sync). */
 export function TagsEditor({ ticket }: { ticket: TicketDTO }) {
@@ -111,6 +112,7 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: TicketHeaderProp
   const [transferOpen, setTransferOpen] = useState(false);
   const [scheduleOpen, setScheduleOpen] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
+  const [shareOpen, setShareOpen] = useState(false);
 
   const confirmDelete = async () => {
     try {
@@ -221,6 +223,14 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: TicketHeaderProp
         >
           {t("transcript.menu")}
         </MenuItem>
+        <MenuItem
+          onClick={() => {
+            setMenuAnchor(null);
+            setShareOpen(true);
+          }}
+        >
+          {t("chats.share.menu")}
+        </MenuItem>
         {can(user, "ticket-options:deleteTicket") && (
           <MenuItem
             onClick={() => {
@@ -234,6 +244,7 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: TicketHeaderProp
         )}
       </Menu>
       <TransferTicketModal open={transferOpen} ticket={ticket} onClose={() => setTransferOpen(false)} />
+      <ShareTicketDialog open={shareOpen} ticket={ticket} onClose={() => setShareOpen(false)} />
       <ScheduleModal
         open={scheduleOpen}
         contact={{ id: ticket.contact.id, name: ticket.contact.name, number: ticket.contact.number }}
