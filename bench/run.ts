@@ -10,6 +10,7 @@ const benches: Record<string, () => Promise<void>> = {
   inbound: inboundBench,
   dashboard: async () => (await import("./dashboard")).dashboardBench(),
   memory: async () => (await import("./memory")).memoryBench(),
+  "contact-list-import": async () => (await import("./contact-list-import")).contactListImportBench(),
 };
 
 const only = process.argv.slice(2);
