@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
+import ExcelJS from "exceljs";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 
 /**
- * Issue 17: a spreadsheet of 20 contacts is imported into a contact list; the admin sets the campaign
+ * Issue 17: the admin imports a spreadsheet of 20 contacts into a new list on /contact-lists, sets the campaign
  * intervals to 0 on /campaigns-config, creates a campaign on /campaigns scheduled for the next minute on the
  * simulator connection, and watches its report reach FINALIZADA with 20 of 20 delivered; one customer's
  * phone on /simulator receives the message once with {nome} filled in, and the CSV export has the 20 rows.
@@ -66,21 +67,16 @@ test.beforeAll(async ({ request }) => {
   );
   await post(request, token, `/api/simulator/${connection.id}/scan`, { code: state.connection.qrcode });
   simulatorUrl = (await (await request.get(`/api/simulator/${connection.id}/link`, { headers: auth })).json()).url;
-
-  // The sheet: a header row the importer recognises, then 20 contacts.
-  const list = await post(request, token, "/api/contact-lists", { name: listName });
-  const sheet = ["nome;numero;email", ...contacts.map((c) => `${c.name};${c.number};${c.email}`)].join("\r\n");
-  const upload = await request.post(`/api/contact-lists/${list.id}/upload`, {
-    headers: auth,
-    multipart: { file: { name: "clientes.csv", mimeType: "text/csv", buffer: Buffer.from(sheet, "utf8") } },
-  });
-  expect(upload.ok(), await upload.text()).toBeTruthy();
-  const imported = await waitFor(
-    async () => (await (await request.get(`/api/contact-lists/${list.id}`, { headers: auth })).json()) as { contactsCount: number },
-    (l) => l.contactsCount === 20,
-  );
-  expect(imported.contactsCount).toBe(20);
 });
+
+/** The sheet: a header row in Portuguese, then the 20 contacts. */
+async function spreadsheet(): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet("Contatos");
+  sheet.addRow(["Nome", "Número", "E-mail"]);
+  for (const c of contacts) sheet.addRow([c.name, c.number, c.email]);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
 
 test("a campaign to 20 imported contacts runs on the simulator and its report reaches FINALIZADA", async ({ browser, page }) => {
   test.setTimeout(240_000);
@@ -100,6 +96,30 @@ test("a campaign to 20 imported contacts runs on the simulator and its report re
   await page.getByLabel("Senha").fill(owner.password);
   await page.getByRole("button", { name: "Entrar" }).click();
   await expect(page).not.toHaveURL(/\/login$/);
+
+  // The list, filled from the spreadsheet on its contacts page.
+  await page.goto("/contact-lists");
+  await page.getByRole("button", { name: "Adicionar lista" }).click();
+  const listModal = page.getByRole("dialog", { name: "Nova lista de contatos" });
+  await listModal.getByLabel("Nome").fill(listName);
+  await listModal.getByRole("button", { name: "Adicionar" }).click();
+  await expect(listModal).toBeHidden();
+  await page
+    .getByTestId("contact-list-row")
+    .filter({ hasText: listName })
+    .getByRole("button", { name: `Contatos de ${listName}` })
+    .click();
+  await expect(page).toHaveURL(/\/contact-lists\/\d+\/contacts$/);
+  await page.getByTestId("spreadsheet-input").setInputFiles({
+    name: "clientes.xlsx",
+    mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    buffer: await spreadsheet(),
+  });
+  const result = page.getByRole("dialog", { name: "Importação da planilha" });
+  await expect(result.getByText("20 contatos importados")).toBeVisible();
+  await result.getByRole("button", { name: "Fechar" }).click();
+  await expect(page.getByTestId("contact-list-item-row")).toHaveCount(20);
+  await expect(page.getByRole("img", { name: "Número com WhatsApp" })).toHaveCount(20, { timeout: 20_000 });
 
   // Settings: every interval 0, so the 20 messages go out at once.
   await page.goto("/campaigns-config");
@@ -143,6 +163,9 @@ test("a campaign to 20 imported contacts runs on the simulator and its report re
   await expect(page.getByTestId("card-delivered-value")).toHaveText("20");
   await expect(page.getByRole("progressbar", { name: "Progresso da campanha" })).toHaveAttribute("aria-valuenow", "100");
   await expect(page.getByTestId("card-completion-value")).not.toHaveText("Não concluída");
+  // One shipping row per contact, each delivered.
+  await expect(page.getByTestId("shipping-row")).toHaveCount(20);
+  await expect(page.getByTestId("shipping-row").filter({ hasText: "Entregue" })).toHaveCount(20);
   expect(Date.now()).toBeGreaterThanOrEqual(sendAt.getTime());
 
   // The customer received it exactly once, {nome} filled in.
