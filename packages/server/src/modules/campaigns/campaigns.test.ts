@@ -491,6 +491,9 @@ describe("dispatch", () => {
     await api(d.adminSession, "POST", "/campaign-settings", { settings: fast });
     const list = await seedList(t.ctx, d.company.id, 3);
     await t.ctx.channels.command(d.company.id, d.connectionId, "stop");
+    // Re-checks far apart: the resumption below comes from the reconnection itself.
+    const dispatcher = dispatcherFor(t.ctx);
+    dispatcher.configure({ pauseRecheckMs: 120_000 });
     const c = (
       await api(d.adminSession, "POST", "/campaigns", {
         name: "Pausa",
@@ -514,7 +517,11 @@ describe("dispatch", () => {
       const scan = await api(d.adminSession, "POST", `/simulator/${d.connectionId}/scan`, { code: retry.json().qrcode });
       expect(scan.statusCode, scan.body).toBe(200);
     }
-    detail = await waitStatus(d.adminSession, c.id, "FINALIZADA");
+    try {
+      detail = await waitStatus(d.adminSession, c.id, "FINALIZADA", 10_000);
+    } finally {
+      dispatcher.configure({ pauseRecheckMs: 300 });
+    }
     expect(detail).toMatchObject({ pauseReason: null, counts: { delivered: 3, failed: 0 } });
     for (const item of list.items) expect(phoneInbox(t.ctx, d.connectionId, item.number)).toEqual(["Oi"]);
     // Each contact's conversation holds exactly one campaign message.

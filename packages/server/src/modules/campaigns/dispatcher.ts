@@ -28,8 +28,8 @@
  *   that window because losing a contact silently (at-most-once) is invisible, a duplicate is not.
  *
  * A connection that is not CONNECTED (or whose owner process is gone) pauses the campaign with
- * `pause_reason = ERR_WAPP_NOT_INITIALIZED` instead of failing every contact; the runner re-checks every
- * PAUSE_RECHECK_MS and resumes (pause_reason cleared) once it is back.
+ * `pause_reason = ERR_WAPP_NOT_INITIALIZED` instead of failing every contact; a `connections.session` event
+ * with CONNECTED ticks it at once (and it re-checks every `pauseRecheckMs` anyway), clearing pause_reason.
  *
  * Pacing: after each message (confirmation or real) the next waits `messageInterval` seconds, and after every
  * `longerIntervalAfter`-th message `greaterInterval` seconds instead (when longer). The waiting is done with an
@@ -100,7 +100,7 @@ export interface DispatcherOptions {
   sendLockMs: number;
   /** A tick returns (queueing its successor) after this much wall time, well under the job's expiry. */
   runBudgetMs: number;
-  /** A paused campaign checks its connection again after this long. */
+  /** A paused campaign checks its connection again after this long (a reconnection resumes it at once). */
   pauseRecheckMs: number;
   /** With only confirmations outstanding, a tick looks again after this long… */
   confirmationRecheckMs: number;
@@ -118,7 +118,7 @@ export const DEFAULT_DISPATCHER_OPTIONS: DispatcherOptions = {
   leaseMs: 60_000,
   sendLockMs: 120_000,
   runBudgetMs: 120_000,
-  pauseRecheckMs: 5_000,
+  pauseRecheckMs: 30_000,
   confirmationRecheckMs: 30_000,
   confirmationWindowMs: 24 * 60 * 60 * 1000,
 };
@@ -696,6 +696,22 @@ export class CampaignDispatcher {
     for (const id of confirmed) await this.enqueueTick(companyId, id);
   }
 
+  /** A connection came back: its paused campaigns run again now instead of at their next re-check. */
+  async onConnected(companyId: number, connectionId: number): Promise<void> {
+    const paused = await this.db
+      .select({ id: campaigns.id })
+      .from(campaigns)
+      .where(
+        and(
+          eq(campaigns.companyId, companyId),
+          eq(campaigns.connectionId, connectionId),
+          eq(campaigns.status, "EM_ANDAMENTO"),
+          sql`${campaigns.pauseReason} is not null`,
+        ),
+      );
+    for (const c of paused) await this.enqueueTick(companyId, c.id);
+  }
+
   /**
    * Once a minute on one process: starts PROGRAMADA campaigns whose start job was lost, and ticks running
    * campaigns nobody runs (lease lapsed: their process died). Reads every company's campaigns on purpose
@@ -776,8 +792,12 @@ export function startCampaignDispatcher(ctx: AppContext): () => void {
   const unsubscribe = ctx.events.subscribe("campaignConfirmations", async (event) => {
     if (event.type === "messages.received") await d.onReply(event.companyId, event.messageId, event.connectionId);
   });
+  const unsubscribeConnections = ctx.events.subscribe("campaignConnections", async (event) => {
+    if (event.type === "connections.session" && event.connection.status === "CONNECTED") await d.onConnected(event.companyId, event.connection.id);
+  });
   return () => {
     d.stop();
     unsubscribe();
+    unsubscribeConnections();
   };
 }
