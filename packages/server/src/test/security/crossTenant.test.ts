@@ -42,6 +42,7 @@ function idFor(route: RouteInfo, param: string, tenant: Tenant): string | number
     [/^\/messages\/\{id\}/, ids.message],
     [/^\/ticket-notes\//, ids.note],
     [/^\/companies\//, tenant.companyId],
+    [/^\/chats\//, ids.chat],
   ];
   return table.find(([pattern]) => pattern.test(p))?.[1] ?? undefined;
 }
@@ -73,6 +74,8 @@ describe("cross-tenant probe, generated from the route table", () => {
     const findings: string[] = [];
     let probed = 0;
     for (const route of routes) {
+      // Logging out (or rotating the session) would sign B out for every route after it: not a probe of A's data.
+      if (route.path.startsWith("/auth/")) continue;
       const params = route.pathParams.map((name) => [name, idFor(route, name, a)] as const);
       if (params.some(([, value]) => value === undefined)) continue;
       probed++;
@@ -91,6 +94,8 @@ describe("cross-tenant probe, generated from the route table", () => {
           ...(route.method !== "GET" && route.method !== "DELETE" ? { payload: {} } : {}),
         });
         const label = `${who}: ${route.method} ${url} → ${res.statusCode}`;
+        // The send API takes a connection's token, not a user's session: its 401 is the expected refusal.
+        if (res.statusCode === 401 && route.path !== "/messages/send") findings.push(`${label} (B's session ended: the probe would be vacuous)`);
         if (res.statusCode >= 500) findings.push(`${label} (5xx)`);
         if (res.body.includes(a.marker)) findings.push(`${label} leaks A's marker`);
         // A change through A's ids (a path that names one of A's records) must not succeed.

@@ -24,6 +24,8 @@ export interface Tenant {
     message: number;
     note: number;
     media: string | null;
+    /** An internal chat of the admin and the attendant, with a message carrying the marker. */
+    chat: number;
   };
 }
 
@@ -87,6 +89,8 @@ export async function buildWorld(t: TestApp): Promise<Tenant> {
     .insert(ticketNotes)
     .values({ companyId: company.id, ticketId: ticket!.id, contactId: contact!.id, userId: adminRow.id, note: `Nota ${marker}` })
     .returning();
+  const chat = await call("POST", "/chats", { title: `Chat ${marker}`, users: [{ id: userRow.id }] });
+  await call("POST", `/chats/${chat.id}/messages`, { message: `Recado ${marker}` });
   return {
     marker,
     companyId: company.id,
@@ -104,6 +108,7 @@ export async function buildWorld(t: TestApp): Promise<Tenant> {
       message: message!.id,
       note: note!.id,
       media: null,
+      chat: chat.id,
     },
   };
 }
