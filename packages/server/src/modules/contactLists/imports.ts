@@ -116,7 +116,8 @@ export class ContactListImporter {
     return Boolean(row);
   }
 
-  private async fail(companyId: number, importId: number, code: ErrorCode): Promise<ImportRow | undefined> {
+  /** Ends an import that is still going as failed with `code` (and tells the admins). */
+  async fail(companyId: number, importId: number, code: ErrorCode): Promise<ImportRow | undefined> {
     const [row] = await this.db
       .update(contactListImports)
       .set({ status: "failed", error: code, data: null, finishedAt: new Date(), updatedAt: new Date() })

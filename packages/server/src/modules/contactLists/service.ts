@@ -184,7 +184,14 @@ export class ContactListsService {
       this.ctx.events.publish({ type: "contactLists.import", companyId: actor.companyId, import: body });
       return { status: 202, body };
     }
-    const done = await this.importer.run(actor.companyId, created.id);
+    let done;
+    try {
+      done = await this.importer.run(actor.companyId, created.id);
+    } catch (err) {
+      // Not left "running": that would hold the list's next upload for STALE_IMPORT_MS.
+      await this.importer.fail(actor.companyId, created.id, "ERR_INTERNAL").catch(() => undefined);
+      throw err;
+    }
     if (!done) throw new AppError("ERR_INTERNAL", 500);
     if (done.status === "failed" && done.error) throw new AppError(done.error as "ERR_CONTACT_LIST_IMPORT_UNREADABLE");
     return { status: 201, body: presentImport(done) };
