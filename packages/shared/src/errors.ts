@@ -435,6 +435,13 @@ export const ERRORS = {
     en: "A request with this Idempotency-Key is still in progress.",
     es: "Una solicitud con esta Idempotency-Key todavía está en curso.",
   },
+  ERR_NO_WEBHOOK_FOUND: { status: 404, pt: "Webhook não encontrado.", en: "Webhook not found.", es: "Webhook no encontrado." },
+  ERR_WEBHOOK_PRIVATE_TARGET: {
+    status: 400,
+    pt: "O endereço do webhook aponta para uma rede privada ou local, o que não é permitido neste servidor.",
+    en: "The webhook address points to a private or local network, which this server does not allow.",
+    es: "La dirección del webhook apunta a una red privada o local, lo que este servidor no permite.",
+  },
   ERR_NO_CHAT_FOUND: { status: 404, pt: "Conversa não encontrada.", en: "Chat not found.", es: "Conversación no encontrada." },
   // Campaigns (issue 17)
   ERR_NO_CAMPAIGN_FOUND: { status: 404, pt: "Campanha não encontrada.", en: "Campaign not found.", es: "Campaña no encontrada." },

@@ -18,6 +18,7 @@ export * from "./schemas/tickets";
 export * from "./schemas/connections";
 export * from "./schemas/messages";
 export * from "./schemas/messagesApi";
+export * from "./schemas/webhooks";
 export * from "./schemas/ticketNotes";
 export * from "./schemas/queues";
 export * from "./billing";

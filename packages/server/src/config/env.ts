@@ -30,6 +30,8 @@ const envSchema = z.object({
   SIGNUP_RATE_LIMIT: z.coerce.number().int().positive().default(20),
   /** Send API calls allowed per connection token per minute (POST /api/messages/send). */
   SEND_API_RATE_LIMIT: z.coerce.number().int().positive().default(60),
+  /** Outgoing webhooks may target private, loopback and link-local addresses (SSRF guard off; default false). */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(["true", "false", "1", "0"]).optional(),
   DEFAULT_TIME_ZONE: z.string().default("America/Sao_Paulo"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
   WEB_DIST: z.string().optional(),
@@ -83,6 +85,8 @@ export interface Config {
   loginRateLimit: number;
   signupRateLimit: number;
   sendApiRateLimit: number;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: outgoing webhooks may reach private/loopback addresses. */
+  webhookAllowPrivateTargets: boolean;
   defaultTimeZone: string;
   logLevel: string;
   webDist: string;
@@ -263,6 +267,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     signupRateLimit: e.SIGNUP_RATE_LIMIT,
     sendApiRateLimit: e.SEND_API_RATE_LIMIT,
+    webhookAllowPrivateTargets: flag(e.WEBHOOK_ALLOW_PRIVATE_TARGETS, false),
     defaultTimeZone: e.DEFAULT_TIME_ZONE,
     socketSessionCheckMs: e.SOCKET_SESSION_CHECK_MS,
     trustProxy: e.TRUST_PROXY,

@@ -43,6 +43,8 @@ import { startScheduleSender } from "./schedules/sender";
 import { startTicketTagsRelay } from "./kanban/events";
 import { registerKanbanRoutes } from "./kanban/routes";
 import { registerMessagesApiRoutes, startMessagesApi } from "./messagesApi/routes";
+import { registerWebhookRoutes } from "./webhooks/routes";
+import { startWebhooks } from "./webhooks/service";
 import { deliverContactListEvents } from "./contactLists/events";
 import { registerContactListRoutes, startContactLists } from "./contactLists/routes";
 import { deliverCampaignEvents } from "./campaigns/events";
@@ -91,6 +93,7 @@ export const modules: AppModule[] = [
   { name: "kanban", routes: registerKanbanRoutes, start: startTicketTagsRelay },
   // POST /api/messages/send: a static path, so it wins over messages' POST /messages/:ticketId.
   { name: "messagesApi", routes: registerMessagesApiRoutes, start: startMessagesApi },
+  { name: "webhooks", routes: registerWebhookRoutes, start: startWebhooks },
   { name: "contactLists", routes: registerContactListRoutes, deliver: deliverContactListEvents, start: startContactLists },
   { name: "campaigns", routes: registerCampaignRoutes, deliver: deliverCampaignEvents, start: startCampaignDispatcher },
   { name: "chats", routes: registerChatRoutes, deliver: deliverChatEvents },

@@ -4,6 +4,7 @@ import { isUniqueViolation, type Tx } from "../../db/client";
 import { companies, messages, settings, tickets } from "../../db/schema";
 import type { ChannelEvent, InboundMessage } from "../../channels/types";
 import { resolveInboundContact } from "../contacts/identity";
+import { presentContact } from "../contacts/presenter";
 import { MediaStore } from "../media/service";
 import { cycles } from "../tickets/cycles";
 import type { TicketScope } from "../tickets/policy";
@@ -164,7 +165,9 @@ export class InboundPipeline {
           )
           .limit(1);
         if (duplicate) return null;
-        const { contact } = await resolveInboundContact(tx, source.companyId, source.connectionId, msg.chat, msg.chat.pushName);
+        const { contact, created: newContact } = await resolveInboundContact(tx, source.companyId, source.connectionId, msg.chat, msg.chat.pushName);
+        // A person writing for the first time is a new contact: the contacts page and webhooks hear of it.
+        if (newContact) await this.ctx.events.record(tx, { type: "contacts.created", companyId: source.companyId, contact: presentContact(contact) });
         const { ticket, created, claim } = await this.liveTicket(tx, source, contact.id, contact.isGroup, msg);
         const file = msg.media ? await this.media.save(tx, source.companyId, msg.media.data, msg.media.fileName, msg.media.mimeType) : null;
         let quotedMsgId: number | null = null;
