@@ -9,6 +9,8 @@ const stamp = Date.now().toString(36);
 const owner = { name: `Oficina ${stamp}`, email: `dono-${stamp}@oficina.test`, password: "segredo-123" };
 const attendant = { name: `Bruna ${stamp}`, email: `bruna-${stamp}@oficina.test`, password: "senha-123" };
 const title = `Plantão ${stamp}`;
+const historian = { name: `Carla ${stamp}`, email: `carla-${stamp}@oficina.test`, password: "senha-456" };
+const historyTitle = `Histórico ${stamp}`;
 
 test.beforeAll(async ({ request }) => {
   const plans = (await (await request.get("/api/plans/list")).json()) as { id: number; users: number }[];
@@ -16,11 +18,21 @@ test.beforeAll(async ({ request }) => {
   const signup = await request.post("/api/companies/cadastro", { data: { ...owner, phone: "", planId: plan.id } });
   expect(signup.status(), await signup.text()).toBe(201);
   const token = (await (await request.post("/api/auth/login", { data: { email: owner.email, password: owner.password } })).json()).token as string;
-  const created = await request.post("/api/users", {
-    headers: { Authorization: `Bearer ${token}` },
-    data: { ...attendant, profile: "user", queueIds: [] },
-  });
-  expect(created.ok(), await created.text()).toBeTruthy();
+  const ownerId = (await (await request.get("/api/auth/me", { headers: { Authorization: `Bearer ${token}` } })).json()).id as number;
+  for (const person of [attendant, historian]) {
+    const created = await request.post("/api/users", {
+      headers: { Authorization: `Bearer ${token}` },
+      data: { ...person, profile: "user", queueIds: [] },
+    });
+    expect(created.ok(), await created.text()).toBeTruthy();
+  }
+  // A third colleague's chat with the owner and 45 messages: three pages to scroll back through.
+  const carla = { Authorization: `Bearer ${(await (await request.post("/api/auth/login", { data: historian })).json()).token}` };
+  const history = await (await request.post("/api/chats", { headers: carla, data: { title: historyTitle, users: [{ id: ownerId }] } })).json();
+  for (let i = 1; i <= 45; i++) {
+    const sent = await request.post(`/api/chats/${history.id}/messages`, { headers: carla, data: { message: `Histórico ${i}` } });
+    expect(sent.status()).toBe(201);
+  }
 });
 
 async function login(page: Page, email: string, password: string) {
@@ -91,4 +103,19 @@ test("two colleagues chat live, one of them on a narrow screen", async ({ browse
   await phone.getByRole("tab", { name: "Chats" }).click();
   await expect(item.getByTestId("chat-unread")).toHaveAttribute("data-count", "0");
   await phoneContext.close();
+
+  // Older messages load when the pane is scrolled near the top, and the view keeps its place.
+  await page.getByTestId("chat-item").filter({ hasText: historyTitle }).click();
+  const pane = page.getByTestId("chat-pane");
+  const log = pane.getByTestId("chat-messages");
+  await expect(pane.getByText("Histórico 45", { exact: true })).toBeVisible();
+  await expect(pane.getByText("Histórico 1", { exact: true })).toHaveCount(0);
+  const firstLoaded = pane.getByText("Histórico 26", { exact: true });
+  await log.evaluate((el) => (el.scrollTop = 0));
+  await expect(pane.getByText("Histórico 6", { exact: true })).toHaveCount(1);
+  // The message that was at the top is still on screen, not pushed away by the page put above it.
+  await expect(firstLoaded).toBeInViewport();
+  expect(await log.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+  await log.evaluate((el) => (el.scrollTop = 0));
+  await expect(pane.getByText("Histórico 1", { exact: true })).toHaveCount(1);
 });
