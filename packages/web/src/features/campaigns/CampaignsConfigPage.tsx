@@ -111,6 +111,8 @@ function SettingsForm({ initial }: { initial: CampaignSettings }) {
     setValues((v) => ({ ...v, variables: result.variables }));
     setKey("");
     setValue("");
+    // Spec §8: the table changes here; saving is a separate step.
+    enqueueSnackbar(t("campaigns.config.clickSave"), { variant: "info" });
   };
 
   const submit = async () => {
@@ -198,7 +200,10 @@ function SettingsForm({ initial }: { initial: CampaignSettings }) {
                     <IconButton
                       size="small"
                       aria-label={t("campaigns.config.removeVariable", { key: v.key })}
-                      onClick={() => setValues((s) => ({ ...s, variables: s.variables.filter((x) => x.key !== v.key) }))}
+                      onClick={() => {
+                        setValues((s) => ({ ...s, variables: s.variables.filter((x) => x.key !== v.key) }));
+                        enqueueSnackbar(t("campaigns.config.clickSave"), { variant: "info" });
+                      }}
                     >
                       <DeleteOutline fontSize="small" />
                     </IconButton>

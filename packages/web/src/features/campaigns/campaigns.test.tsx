@@ -362,6 +362,7 @@ describe("CampaignsConfigPage", () => {
     await userEvent.type(screen.getByRole("textbox", { name: "Atalho" }), "cupom");
     await userEvent.click(screen.getByRole("button", { name: "Adicionar" }));
     expect(screen.getAllByTestId("variable-row")).toHaveLength(2);
+    expect(await screen.findByText("Clique em salvar para registar as alterações")).toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "Remover a variável loja" }));
     expect(screen.getAllByTestId("variable-row")).toHaveLength(1);
 
