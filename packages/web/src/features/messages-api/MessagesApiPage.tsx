@@ -1,5 +1,5 @@
 import { isAdmin, type ConnectionDTO, type SendApiResponse } from "@balcao/shared";
-import { Alert, Box, Button, IconButton, InputAdornment, MenuItem, Paper, TextField, Tooltip, Typography } from "@mui/material";
+import { Alert, Box, Button, IconButton, InputAdornment, MenuItem, Paper, Tab, Tabs, TextField, Tooltip, Typography } from "@mui/material";
 import ContentCopy from "@mui/icons-material/ContentCopy";
 import LockOutlined from "@mui/icons-material/LockOutlined";
 import Send from "@mui/icons-material/Send";
@@ -15,6 +15,7 @@ import { errorText } from "../../components/toastError";
 import { useSession } from "../auth/SessionProvider";
 import { useConnections, useConnectionsRealtime } from "../connections/api";
 import { RegenerateTokenButton } from "../connections/RegenerateTokenButton";
+import { WebhooksPanel } from "../webhooks/WebhooksPanel";
 import { curlExamples, sendApiUrl, sendWithToken, type TestSend } from "./sendApi";
 
 const MASK = "•".repeat(24);
@@ -193,8 +194,7 @@ export default function MessagesApiPage() {
   const admin = !!user && isAdmin(user);
   const connections = useConnections(admin);
   useConnectionsRealtime();
-  const [selectedId, setSelectedId] = useState<number | null>(null);
-  const [revealed, setRevealed] = useState(false);
+  const [tab, setTab] = useState<"send" | "webhooks">("send");
 
   if (!admin) {
     return (
@@ -208,6 +208,24 @@ export default function MessagesApiPage() {
   if (connections.isError) return <Alert severity="error">{errorText(connections.error)}</Alert>;
 
   const list = connections.data ?? [];
+
+  return (
+    <Box sx={{ display: "flex", flexDirection: "column", gap: 2, pb: 2 }}>
+      <PageHeader title={t("pages.messagesApi")} />
+      <Tabs value={tab} onChange={(_e, value: "send" | "webhooks") => setTab(value)} sx={{ borderBottom: 1, borderColor: "divider" }}>
+        <Tab value="send" label={t("messagesApi.tab")} id="messages-api-tab-send" aria-controls="messages-api-panel" />
+        <Tab value="webhooks" label={t("webhooks.tab")} id="messages-api-tab-webhooks" aria-controls="messages-api-panel" />
+      </Tabs>
+      {tab === "webhooks" ? <WebhooksPanel /> : <SendApi connections={list} />}
+    </Box>
+  );
+}
+
+/** The send API tab: connection, token, docs with curl examples, test forms. */
+function SendApi({ connections: list }: { connections: ConnectionDTO[] }) {
+  const { t } = useTranslation();
+  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const [revealed, setRevealed] = useState(false);
   const connection = list.find((c) => c.id === selectedId) ?? list.find((c) => c.isDefault) ?? list[0];
   const origin = window.location.origin;
   const token = connection?.token ?? "";
@@ -216,8 +234,7 @@ export default function MessagesApiPage() {
   const shown = revealed ? real : curlExamples(origin, MASK, sample);
 
   return (
-    <Box sx={{ display: "flex", flexDirection: "column", gap: 2, pb: 2 }}>
-      <PageHeader title={t("pages.messagesApi")} />
+    <Box sx={{ display: "flex", flexDirection: "column", gap: 2 }}>
       <Typography variant="body1">{t("messagesApi.intro")}</Typography>
       {list.length === 0 ? (
         <EmptyState title={t("messagesApi.noConnections")} />
