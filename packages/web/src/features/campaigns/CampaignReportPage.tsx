@@ -208,7 +208,12 @@ function ReportCard({ icon, label, value, testId }: { icon: ReactNode; label: st
           <Typography variant="body2" color="text.secondary">
             {label}
           </Typography>
-          <Typography variant="h6" component="p" noWrap data-testid={`${testId}-value`}>
+          <Typography
+            variant={typeof value === "number" ? "h6" : "subtitle1"}
+            component="p"
+            sx={{ fontWeight: 500, overflowWrap: "anywhere" }}
+            data-testid={`${testId}-value`}
+          >
             {value}
           </Typography>
         </Box>

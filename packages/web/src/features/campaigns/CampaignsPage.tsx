@@ -121,7 +121,8 @@ export default function CampaignsPage() {
                 icon: <VisibilityOutlined fontSize="small" />,
                 onClick: () => dialog.openEdit(c),
               },
-          { kind: "delete", label: t("campaigns.actions.delete", { name: c.name }) },
+          // The server refuses to delete a running campaign (ERR_CAMPAIGN_RUNNING): stop it first.
+          c.status !== "EM_ANDAMENTO" && { kind: "delete", label: t("campaigns.actions.delete", { name: c.name }) },
         ],
       }}
       deletion={{

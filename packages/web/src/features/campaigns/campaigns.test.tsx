@@ -414,6 +414,7 @@ describe("CampaignsPage", () => {
     expect(within(row).queryByTestId("campaign-paused")).not.toBeInTheDocument();
     expect(within(row).queryByRole("button", { name: /Reiniciar/ })).not.toBeInTheDocument();
     expect(within(row).getByRole("button", { name: "Ver a campanha Black Friday" })).toBeInTheDocument();
+    expect(within(row).queryByRole("button", { name: /Excluir/ })).not.toBeInTheDocument();
 
     const natal = screen.getByText("Natal").closest("tr")!;
     expect(within(natal).getByTestId("campaign-status")).toHaveTextContent("Cancelada");
