@@ -9,6 +9,7 @@
 import { and, eq, getTableColumns, inArray, sql, TransactionRollbackError } from "drizzle-orm";
 import { CONTACT_LIST_IMPORT_ERRORS_MAX, type ContactListImportDTO, type ContactListImportRowError, type ErrorCode } from "@balcao/shared";
 import type { AppContext } from "../../context";
+import type { DbOrTx } from "../../db/client";
 import { contactListImports, contactListItems } from "../../db/schema";
 import { AppError } from "../../http/errors";
 import type { Job } from "../../jobs/runner";
@@ -30,6 +31,8 @@ export interface ImportJobPayload {
 }
 
 type ImportRow = typeof contactListImports.$inferSelect;
+/** An import without its file: what every statement but the claim returns (the file is megabytes). */
+type ImportState = Omit<ImportRow, "data">;
 
 export interface ImportHooks {
   /** The list's items changed: counts, reload events and the WhatsApp check. */
@@ -38,6 +41,21 @@ export interface ImportHooks {
 
 /** Columns of an import without the file. */
 const { data: _data, ...importColumns } = getTableColumns(contactListImports);
+
+/**
+ * One batch as three array parameters (unnest) rather than 5 parameters a row: the statement stays small
+ * whatever the batch size. Rows whose number is already in the list are skipped (unique index).
+ */
+export async function insertItems(tx: DbOrTx, companyId: number, contactListId: number, items: ImportCandidate[]): Promise<{ id: number }[]> {
+  const result = await tx.execute(sql`
+    insert into ${contactListItems} (company_id, contact_list_id, name, number, email)
+    select ${companyId}, ${contactListId}, t.name, t.number, t.email
+    from unnest(${sql.param(items.map((i) => i.name))}::varchar[], ${sql.param(items.map((i) => i.number))}::varchar[],
+                ${sql.param(items.map((i) => i.email))}::varchar[]) as t(name, number, email)
+    on conflict do nothing
+    returning id`);
+  return (result as unknown as { rows: { id: number }[] }).rows;
+}
 
 export class ContactListImporter {
   constructor(
@@ -73,12 +91,12 @@ export class ContactListImporter {
     companyId: number,
     input: { contactListId: number; userId: number; fileName: string; format: SpreadsheetFormat; data: Buffer },
     queue: boolean,
-  ): Promise<ImportRow> {
+  ): Promise<ImportState> {
     return this.db.transaction(async (tx) => {
       const [row] = await tx
         .insert(contactListImports)
         .values({ companyId, ...input })
-        .returning();
+        .returning(importColumns);
       if (queue)
         await this.ctx.jobs.enqueue(CONTACT_LIST_IMPORT_JOB, { companyId, importId: row!.id } satisfies ImportJobPayload, {
           key: `import:${row!.id}`,
@@ -117,7 +135,7 @@ export class ContactListImporter {
   }
 
   /** Ends an import that is still going as failed with `code` (and tells the admins). */
-  async fail(companyId: number, importId: number, code: ErrorCode): Promise<ImportRow | undefined> {
+  async fail(companyId: number, importId: number, code: ErrorCode): Promise<ImportState | undefined> {
     const [row] = await this.db
       .update(contactListImports)
       .set({ status: "failed", error: code, data: null, finishedAt: new Date(), updatedAt: new Date() })
@@ -128,7 +146,7 @@ export class ContactListImporter {
           inArray(contactListImports.status, ["queued", "running"]),
         ),
       )
-      .returning();
+      .returning(importColumns);
     if (row) this.ctx.events.publish({ type: "contactLists.import", companyId, import: presentImport(row) });
     return row;
   }
@@ -137,7 +155,7 @@ export class ContactListImporter {
    * Imports (or resumes) one upload; returns the row as it ends. A file that cannot be read, or has no number
    * column, ends "failed" with the error's code; bad rows never stop the import.
    */
-  async run(companyId: number, importId: number): Promise<ImportRow | undefined> {
+  async run(companyId: number, importId: number): Promise<ImportState | undefined> {
     const [claimed] = await this.db
       .update(contactListImports)
       .set({ status: "running", updatedAt: new Date() })
@@ -164,13 +182,13 @@ export class ContactListImporter {
       throw err;
     }
 
-    let state: ImportRow = claimed;
+    let state: ImportState = claimed;
     if (state.totalRows !== rows.length) {
       [state] = await this.db
         .update(contactListImports)
         .set({ totalRows: rows.length, updatedAt: new Date() })
         .where(and(eq(contactListImports.companyId, companyId), eq(contactListImports.id, importId)))
-        .returning();
+        .returning(importColumns);
       this.progress(state!);
     }
     let lastProgress = Date.now();
@@ -192,13 +210,7 @@ export class ContactListImporter {
       const listed = state!.errors.length;
       const next = await this.db
         .transaction(async (tx) => {
-          const inserted = candidates.length
-            ? await tx
-                .insert(contactListItems)
-                .values(candidates.map((c) => ({ companyId, contactListId: state!.contactListId, name: c.name, number: c.number, email: c.email })))
-                .onConflictDoNothing()
-                .returning({ id: contactListItems.id })
-            : [];
+          const inserted = candidates.length ? await insertItems(tx, companyId, state!.contactListId, candidates) : [];
           const kept = errors.slice(0, Math.max(0, CONTACT_LIST_IMPORT_ERRORS_MAX - listed));
           const [updated] = await tx
             .update(contactListImports)
@@ -212,7 +224,7 @@ export class ContactListImporter {
             })
             // Another run of the same import (a job retried while the first still ran) wrote this batch already.
             .where(and(eq(contactListImports.companyId, companyId), eq(contactListImports.id, importId), eq(contactListImports.processedRows, start)))
-            .returning();
+            .returning(importColumns);
           if (!updated) tx.rollback();
           return updated!;
         })
@@ -232,13 +244,13 @@ export class ContactListImporter {
       .update(contactListImports)
       .set({ status: "done", data: null, finishedAt: new Date(), updatedAt: new Date() })
       .where(and(eq(contactListImports.companyId, companyId), eq(contactListImports.id, importId), eq(contactListImports.status, "running")))
-      .returning();
+      .returning(importColumns);
     if (!done) return state;
     await this.hooks.afterImport(companyId, done.contactListId, presentImport(done));
     return done;
   }
 
-  private progress(row: ImportRow): void {
+  private progress(row: ImportState): void {
     this.ctx.events.publish({ type: "contactLists.import", companyId: row.companyId, import: presentImport(row, false) });
   }
 }
