@@ -121,42 +121,48 @@ describe("a process killed mid-campaign", () => {
 
   it.each(points)("crash $point at message $at: a new process finishes, every contact gets exactly one message", async ({ point, at }) => {
     const first = await instance();
-    const d = await campaignIn(first, 6);
-    let count = 0;
-    dispatcherFor(first.ctx).configure({
-      faults: {
-        [point]: () => {
-          if (++count === at) throw new SimulatedCrash(`killed ${point} #${at}`);
+    let next: Instance | undefined;
+    try {
+      const d = await campaignIn(first, 6);
+      let count = 0;
+      dispatcherFor(first.ctx).configure({
+        faults: {
+          [point]: () => {
+            if (++count === at) throw new SimulatedCrash(`killed ${point} #${at}`);
+          },
         },
-      },
-    });
-    const c = await createCampaign(first.app, d.adminSession, d.connectionId, d.list);
-    await expect.poll(() => dispatcherFor(first.ctx).crashed, { timeout: 15_000, interval: 50 }).toBe(true);
-    // Killed: its WhatsApp sessions vanish without a goodbye and nothing of it runs any more.
-    await first.ctx.channels.crash();
-    await close(first);
-    const [inFlight] = await t.ctx.database.db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(campaignShippings)
-      .where(and(eq(campaignShippings.companyId, d.company.id), eq(campaignShippings.campaignId, c.id), eq(campaignShippings.status, "sending")));
-    expect(inFlight!.n).toBe(1);
-    expect(await statusOf(c.id)).toBe("EM_ANDAMENTO");
+      });
+      const c = await createCampaign(first.app, d.adminSession, d.connectionId, d.list);
+      await expect.poll(() => dispatcherFor(first.ctx).crashed, { timeout: 15_000, interval: 50 }).toBe(true);
+      // Killed: its WhatsApp sessions vanish without a goodbye and nothing of it runs any more.
+      await first.ctx.channels.crash();
+      await close(first);
+      const [inFlight] = await t.ctx.database.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(campaignShippings)
+        .where(and(eq(campaignShippings.companyId, d.company.id), eq(campaignShippings.campaignId, c.id), eq(campaignShippings.status, "sending")));
+      expect(inFlight!.n).toBe(1);
+      expect(await statusOf(c.id)).toBe("EM_ANDAMENTO");
 
-    // A new process on the same database: it takes the connection over (lease TTL) and the campaign (its
-    // run lease lapsed), and finishes.
-    const next = await instance();
-    await expect
-      .poll(
-        async () => {
-          await dispatcherFor(next.ctx).sweep();
-          return statusOf(c.id);
-        },
-        { timeout: 30_000, interval: 500 },
-      )
-      .toBe("FINALIZADA");
-    expect(await sentPerContact(d.company.id, c.id)).toEqual([1, 1, 1, 1, 1, 1]);
-    for (const item of d.list.items) expect(received([first, next], d.connectionId, item.number)).toEqual([`Oi ${item.name}`]);
-    await close(next);
+      // A new process on the same database: it takes the connection over (lease TTL) and the campaign (its
+      // run lease lapsed), and finishes.
+      const survivor = (next = await instance());
+      await expect
+        .poll(
+          async () => {
+            await dispatcherFor(survivor.ctx).sweep();
+            return statusOf(c.id);
+          },
+          { timeout: 30_000, interval: 500 },
+        )
+        .toBe("FINALIZADA");
+      expect(await sentPerContact(d.company.id, c.id)).toEqual([1, 1, 1, 1, 1, 1]);
+      for (const item of d.list.items) expect(received([first, survivor], d.connectionId, item.number)).toEqual([`Oi ${item.name}`]);
+    } finally {
+      // Each instance holds a pool of connections: a failure must not leave them to the next test.
+      await close(first);
+      if (next) await close(next);
+    }
   });
 });
 
@@ -201,6 +207,7 @@ describe("kill -9 of the server process running the campaign", () => {
     "run $run: SIGKILL after $after deliveries; another process finishes with one message per contact",
     async ({ after }) => {
       const setup = await instance();
+      let next: Instance | undefined;
       const d = await campaignIn(setup, 20);
       // The child server takes the connection over at boot.
       await setup.ctx.channels.stop();
@@ -235,20 +242,21 @@ describe("kill -9 of the server process running the campaign", () => {
         await new Promise((resolve) => child.once("exit", resolve));
         expect(await statusOf(c.id)).toBe("EM_ANDAMENTO");
 
-        const next = await instance();
+        const survivor = (next = await instance());
         await expect
           .poll(
             async () => {
-              await dispatcherFor(next.ctx).sweep();
+              await dispatcherFor(survivor.ctx).sweep();
               return statusOf(c.id);
             },
             { timeout: 40_000, interval: 500 },
           )
           .toBe("FINALIZADA");
         expect(await sentPerContact(d.company.id, c.id)).toEqual(Array(20).fill(1));
-        await close(next);
       } finally {
         if (child.exitCode === null) child.kill("SIGKILL");
+        await close(setup);
+        if (next) await close(next);
       }
     },
   );
@@ -258,19 +266,22 @@ describe("two processes at once", () => {
   it("both run the campaign's jobs and race its ticks; every contact gets exactly one message", async () => {
     const a = await instance();
     const b = await instance();
-    // Leases that lapse at once: every tick of either process may run the campaign, so only the row claims
-    // keep the sends apart.
-    for (const i of [a, b]) dispatcherFor(i.ctx).configure({ leaseMs: 0 });
-    const d = await campaignIn(a, 12);
-    const c = await createCampaign(b.app, d.adminSession, d.connectionId, d.list);
-    const payload: CampaignJobPayload = { companyId: d.company.id, campaignId: c.id };
-    await expect.poll(() => statusOf(c.id), { timeout: 10_000, interval: 50 }).not.toBe("PROGRAMADA");
-    for (let round = 0; round < 6 && (await statusOf(c.id)) !== "FINALIZADA"; round++)
-      await Promise.all([a, b, a, b].map((i) => dispatcherFor(i.ctx).tick(payload)));
-    await expect.poll(() => statusOf(c.id), { timeout: 30_000, interval: 200 }).toBe("FINALIZADA");
-    expect(await sentPerContact(d.company.id, c.id)).toEqual(Array(12).fill(1));
-    for (const item of d.list.items) expect(received([a, b], d.connectionId, item.number)).toEqual([`Oi ${item.name}`]);
-    await close(a);
-    await close(b);
+    try {
+      // Leases that lapse at once: every tick of either process may run the campaign, so only the row claims
+      // keep the sends apart.
+      for (const i of [a, b]) dispatcherFor(i.ctx).configure({ leaseMs: 0 });
+      const d = await campaignIn(a, 12);
+      const c = await createCampaign(b.app, d.adminSession, d.connectionId, d.list);
+      const payload: CampaignJobPayload = { companyId: d.company.id, campaignId: c.id };
+      await expect.poll(() => statusOf(c.id), { timeout: 10_000, interval: 50 }).not.toBe("PROGRAMADA");
+      for (let round = 0; round < 6 && (await statusOf(c.id)) !== "FINALIZADA"; round++)
+        await Promise.all([a, b, a, b].map((i) => dispatcherFor(i.ctx).tick(payload)));
+      await expect.poll(() => statusOf(c.id), { timeout: 30_000, interval: 200 }).toBe("FINALIZADA");
+      expect(await sentPerContact(d.company.id, c.id)).toEqual(Array(12).fill(1));
+      for (const item of d.list.items) expect(received([a, b], d.connectionId, item.number)).toEqual([`Oi ${item.name}`]);
+    } finally {
+      await close(a);
+      await close(b);
+    }
   });
 });
