@@ -119,6 +119,14 @@ describe("POST /api/messages/send", () => {
     const [received] = phoneInbox(d.connectionId, "5511987650003");
     expect(received!.media?.data.equals(PNG)).toBe(true);
     expect(received!.body).toBe("Segue o boleto");
+    // With an Idempotency-Key the same upload is answered from the first response, not sent twice.
+    const keyed = { authorization: `Bearer ${d.token}`, "idempotency-key": "boleto-1", ...form.headers };
+    const first = await t.app.inject({ method: "POST", url: "/api/messages/send", headers: keyed, payload: form.payload });
+    const replay = await t.app.inject({ method: "POST", url: "/api/messages/send", headers: keyed, payload: form.payload });
+    expect(replay.statusCode).toBe(200);
+    expect(replay.headers["idempotent-replayed"]).toBe("true");
+    expect(replay.json()).toEqual(first.json());
+    expect(phoneInbox(d.connectionId, "5511987650003")).toHaveLength(2);
     // A multipart request without a number is refused before anything is stored.
     const noNumber = multipart({ body: "Sem número" });
     const refused = await t.app.inject({
