@@ -6,11 +6,18 @@ import helmet from "@fastify/helmet";
 import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type preHandlerAsyncHookHandler, type RawServerDefault } from "fastify";
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyRequest,
+  type preHandlerAsyncHookHandler,
+  type RawServerDefault,
+} from "fastify";
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from "node:http";
 import type { Server as SocketServer } from "socket.io";
 import type { AppContext } from "./context";
+import { enforceAccess } from "./http/access";
 import { authenticate } from "./http/auth";
 import { closeBackend, createBackendServer, registerBackendCors, rewriteBackendUrl } from "./http/backend";
 import { registerErrorHandling } from "./http/errors";
@@ -60,8 +67,19 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   const auth = new AuthService(ctx);
   app.decorate("auth", auth);
   app.decorate("users", new UsersService(ctx, auth));
-  app.decorate("authenticate", authenticate(auth));
+  const authenticateHook = authenticate(auth);
+  const checkAccess = async (request: FastifyRequest) => enforceAccess(request);
+  app.decorate("authenticate", authenticateHook);
   app.decorateRequest("actor", null);
+  // Routes declare `preHandler: app.authenticate`; it runs at onRequest instead, before validation and body
+  // parsing, so an anonymous caller learns nothing about a route's schema and cannot stream an upload.
+  fastify.addHook("onRoute", (route) => {
+    const handlers = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler];
+    if (!handlers.includes(authenticateHook)) return;
+    route.preHandler = handlers.filter((handler) => handler !== authenticateHook);
+    const onRequest = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest];
+    route.onRequest = [...onRequest, authenticateHook, checkAccess];
+  });
 
   registerErrorHandling(app);
   registerInputGuard(app);

@@ -250,7 +250,7 @@ export class ChannelManager {
       .returning({ connectionId: connectionLeases.connectionId, companyId: connectionLeases.companyId });
     for (const { connectionId, companyId } of claimed) {
       if (this.stopped) return;
-      if (!this.live.has(connectionId)) await this.startLocal(companyId, connectionId);
+      if (!this.live.has(connectionId)) await this.startLocal(companyId, connectionId, { claimed: true });
     }
   }
 
@@ -358,18 +358,20 @@ export class ChannelManager {
   }
 
   /** (Re)starts the session of a connection whose lease this process holds. */
-  private async startLocal(companyId: number, connectionId: number): Promise<void> {
+  private async startLocal(companyId: number, connectionId: number, { claimed = false } = {}): Promise<void> {
     const previous = this.live.get(connectionId);
     if (previous) {
       this.live.delete(connectionId);
       await this.closeEntry(previous);
     }
     const [row] = await this.db
-      .select({ channel: connections.channel })
+      .select({ channel: connections.channel, status: connections.status })
       .from(connections)
       .where(and(eq(connections.id, connectionId), eq(connections.companyId, companyId)))
       .limit(1);
-    if (!row) {
+    // A lease round reads the statuses before it claims: a stop that committed in between (status written,
+    // lease released) must not be undone by the claim, so the status is read again here.
+    if (!row || (claimed && row.status === "DISCONNECTED")) {
       await this.release(connectionId);
       return;
     }

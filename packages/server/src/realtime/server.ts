@@ -1,7 +1,7 @@
 import type { Server as HttpServer } from "node:http";
 import { createAdapter } from "@socket.io/postgres-adapter";
 import { Server, type Socket } from "socket.io";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { SOCKET_PING_MS } from "@balcao/shared";
 import type { AppContext } from "../context";
 import { users } from "../db/schema";
@@ -97,7 +97,7 @@ export async function attachRealtime(httpServer: HttpServer, ctx: AppContext, au
       void db
         .update(users)
         .set({ online: true, lastSeenAt: new Date() })
-        .where(eq(users.id, actor.id))
+        .where(and(eq(users.id, actor.id), eq(users.companyId, actor.companyId)))
         .catch(() => undefined);
     markOnline();
     socket.on("userStatus", markOnline);
@@ -111,7 +111,7 @@ export async function attachRealtime(httpServer: HttpServer, ctx: AppContext, au
         await db
           .update(users)
           .set({ online: false })
-          .where(eq(users.id, actor.id))
+          .where(and(eq(users.id, actor.id), eq(users.companyId, actor.companyId)))
           .catch(() => undefined);
     });
     socket.emit("ready");

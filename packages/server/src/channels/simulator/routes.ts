@@ -145,13 +145,17 @@ export function registerSimulatorRoutes(app: App): void {
     },
   );
 
-  app.get("/simulator/:connectionId/link", { schema: { params: simulatorConnectionParams, tags } }, async (request): Promise<SimulatorLinkDTO> => {
-    const row = await access(request, request.params.connectionId);
-    if (!request.actor) throw notFound("ERR_NO_WAPP_FOUND");
-    requireAdmin(request.actor);
-    const key = simulatorKey(ctx.config.jwtSecret, row);
-    return { key, url: `/simulator/${row.id}?key=${encodeURIComponent(key)}` };
-  });
+  // Only a signed-in admin may hand out the phone link (its level is checked before any lookup).
+  app.get(
+    "/simulator/:connectionId/link",
+    { preHandler: app.authenticate, schema: { params: simulatorConnectionParams, tags } },
+    async (request): Promise<SimulatorLinkDTO> => {
+      const row = await access(request, request.params.connectionId);
+      requireAdmin(actorOf(request));
+      const key = simulatorKey(ctx.config.jwtSecret, row);
+      return { key, url: `/simulator/${row.id}?key=${encodeURIComponent(key)}` };
+    },
+  );
 
   app.post(
     "/simulator/:connectionId/scan",

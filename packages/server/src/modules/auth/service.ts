@@ -113,7 +113,10 @@ export class AuthService {
         ip: client.ip.slice(0, 64),
         expiresAt: new Date(Date.now() + REFRESH_TOKEN_TTL_SECONDS * 1000),
       });
-      await tx.update(users).set({ online: true, lastSeenAt: new Date() }).where(eq(users.id, user.id));
+      await tx
+        .update(users)
+        .set({ online: true, lastSeenAt: new Date() })
+        .where(and(eq(users.id, user.id), eq(users.companyId, user.companyId)));
       return ended.map((s) => s.id);
     });
     if (revoked.length > 0) {
@@ -175,7 +178,10 @@ export class AuthService {
       .where(and(eq(refreshSessions.id, sid), isNull(refreshSessions.revokedAt)))
       .returning({ userId: refreshSessions.userId, companyId: refreshSessions.companyId });
     if (ended) {
-      await db.update(users).set({ online: false }).where(eq(users.id, ended.userId));
+      await db
+        .update(users)
+        .set({ online: false })
+        .where(and(eq(users.id, ended.userId), eq(users.companyId, ended.companyId)));
       this.ctx.events.publish({ type: "auth.sessionsEnded", companyId: ended.companyId, userId: ended.userId, sessionIds: [sid], reason: "logout" });
     }
   }

@@ -1,4 +1,4 @@
-import { eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { profileOf, type CompanyRefDTO, type QueueRefDTO, type UserDTO, type UserSimpleDTO } from "@balcao/shared";
 import type { DbOrTx } from "../../db/client";
 import { companies, queues, userQueues, users } from "../../db/schema";
@@ -31,7 +31,7 @@ export async function presentUsers(db: DbOrTx, rows: UserRow[]): Promise<UserDTO
       .select({ userId: userQueues.userId, id: queues.id, name: queues.name, color: queues.color })
       .from(userQueues)
       .innerJoin(queues, eq(queues.id, userQueues.queueId))
-      .where(inArray(userQueues.userId, ids))
+      .where(and(inArray(userQueues.userId, ids), inArray(queues.companyId, companyIds)))
       .orderBy(queues.name),
     db
       .select({
