@@ -204,6 +204,10 @@ export const ROUTE_ACCESS: Record<string, Access> = {
   "GET /webhooks/{id}/deliveries": ADMIN,
   "POST /webhooks/deliveries/{id}/resend": ADMIN,
 
+  // first-run checklist (issue 16)
+  "GET /onboarding": ADMIN,
+  "PUT /onboarding": ADMIN,
+
   // send API (the connection's token) and the simulator (signed-in company or the phone link's key)
   "POST /messages/send": PUBLIC,
   "GET /simulator/connections": MEMBER,

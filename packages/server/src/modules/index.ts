@@ -52,6 +52,7 @@ import { registerCampaignRoutes } from "./campaigns/routes";
 import { startCampaignDispatcher } from "./campaigns/dispatcher";
 import { deliverChatEvents } from "./chats/events";
 import { registerChatRoutes } from "./chats/routes";
+import { registerOnboardingRoutes } from "./onboarding/routes";
 
 /**
  * One entry per domain: its REST routes (under /api), how its events reach sockets (data, see
@@ -97,4 +98,5 @@ export const modules: AppModule[] = [
   { name: "contactLists", routes: registerContactListRoutes, deliver: deliverContactListEvents, start: startContactLists },
   { name: "campaigns", routes: registerCampaignRoutes, deliver: deliverCampaignEvents, start: startCampaignDispatcher },
   { name: "chats", routes: registerChatRoutes, deliver: deliverChatEvents },
+  { name: "onboarding", routes: registerOnboardingRoutes },
 ];
