@@ -10,6 +10,7 @@ import { isBackendRequest, queryToken } from "../http/backend";
 import { AppError } from "../http/errors";
 import type { Actor, AuthService } from "../modules/auth/service";
 import { listenerSafePool } from "../db/resilience";
+import { attachPresence } from "./presence";
 import { SocketRevocation } from "./revocation";
 import { rooms, type SocketEmit } from "./rooms";
 
@@ -101,6 +102,8 @@ export async function attachRealtime(httpServer: HttpServer, ctx: AppContext, au
         .catch(() => undefined);
     markOnline();
     socket.on("userStatus", markOnline);
+    // Who else has a ticket open, and typing (collision guard, issue 16).
+    attachPresence(io as unknown as Server, socket, ctx);
     socket.on("disconnect", async () => {
       if (closing) return;
       const remaining = await io
