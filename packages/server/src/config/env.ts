@@ -53,6 +53,12 @@ const envSchema = z.object({
   BAILEYS_RECONNECT_BASE_MS: z.coerce.number().int().min(1).default(2_000),
   BAILEYS_RECONNECT_MAX_MS: z.coerce.number().int().min(1).default(300_000),
   FFMPEG_PATH: z.string().default("ffmpeg"),
+  /** WhatsApp Cloud API (Graph) base URL without version; tests and dev point it at the local fake (channels/cloudapi/fakeGraph.ts). */
+  CLOUD_API_BASE_URL: z.string().url().default("https://graph.facebook.com"),
+  CLOUD_API_VERSION: z
+    .string()
+    .regex(/^v\d+\.\d+$/)
+    .default("v23.0"),
   /** Reverse proxies in front of the server whose X-Forwarded-For entries are believed (0 = none). */
   TRUST_PROXY: z.coerce.number().int().min(0).max(20).default(0),
   /** Second listener serving the REST API at the spec's root paths (http/backend.ts); off when unset. */
@@ -110,6 +116,9 @@ export interface Config {
     baileysReconnectBaseMs: number;
     baileysReconnectMaxMs: number;
     ffmpegPath: string;
+    /** WhatsApp Cloud API: Graph base URL (no version) and version (e.g. v23.0). */
+    cloudApiBaseUrl: string;
+    cloudApiVersion: string;
   };
   /** Durable jobs (jobs/runner.ts): how often an idle worker looks for due jobs. */
   jobs: { pollSeconds: number };
@@ -290,6 +299,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       baileysReconnectBaseMs: e.BAILEYS_RECONNECT_BASE_MS,
       baileysReconnectMaxMs: e.BAILEYS_RECONNECT_MAX_MS,
       ffmpegPath: e.FFMPEG_PATH,
+      cloudApiBaseUrl: e.CLOUD_API_BASE_URL.replace(/\/+$/, ""),
+      cloudApiVersion: e.CLOUD_API_VERSION,
     },
     argon2: e.NODE_ENV === "test" ? { memoryCost: 1024, timeCost: 1, parallelism: 1 } : { memoryCost: 19_456, timeCost: 2, parallelism: 1 },
   };
