@@ -13,11 +13,13 @@
  * attendant opening another's ticket, a chat's owner, a user editing only itself); this table is the
  * floor under them. test/security/permissions.test.ts fails while a served route is missing here.
  */
+import { accessRank, admitsLevel, type AccessLevel } from "@balcao/shared";
 import type { FastifyRequest } from "fastify";
 import type { Actor } from "../modules/auth/service";
 import { forbidden } from "./errors";
 
-export type Access = "public" | "member" | "supervisor" | "admin" | "super";
+/** The levels live in @balcao/shared, shared with the web app's page guards (PAGE_ACCESS). */
+export type Access = AccessLevel;
 
 const PUBLIC: Access = "public";
 const MEMBER: Access = "member";
@@ -224,11 +226,8 @@ export const ROUTE_ACCESS: Record<string, Access> = {
   "GET /simulator/{connectionId}/phones/{number}/messages/{messageId}/media": PUBLIC,
 };
 
-const RANK: Record<Access, number> = { public: 0, member: 1, supervisor: 2, admin: 3, super: 4 };
-
 export function rankOf(actor: Pick<Actor, "profile" | "super">): number {
-  if (actor.super) return RANK.super;
-  return actor.profile === "admin" ? RANK.admin : actor.profile === "supervisor" ? RANK.supervisor : RANK.member;
+  return accessRank(actor);
 }
 
 /** The table's key for a route: Fastify's `:param` written as OpenAPI's `{param}`, without the /api prefix. */
@@ -238,8 +237,7 @@ export function accessKey(method: string, url: string): string {
 }
 
 export function admits(access: Access, actor: Pick<Actor, "profile" | "super"> | null): boolean {
-  if (access === "public") return true;
-  return !!actor && rankOf(actor) >= RANK[access];
+  return admitsLevel(access, actor);
 }
 
 /** onRequest check after authentication (see app.ts); routes outside the table keep only their own rules. */

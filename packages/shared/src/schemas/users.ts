@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { PROFILES, type Profile } from "../constants";
+import type { Language } from "../errors";
+import { LANGUAGES } from "../languages";
 import { emailField, idField, listQuery, nameField, passwordField } from "./common";
 
 const allTicketField = z.enum(["enable", "enabled", "disable", "disabled"]).transform((v) => (v.startsWith("enable") ? "enable" : "disable"));
@@ -25,6 +27,8 @@ export const userUpdateBody = z.object({
   profile: z.enum(PROFILES).optional(),
   queueIds: z.array(idField).max(500).optional(),
   allTicket: allTicketField.optional(),
+  /** The interface language; only the user itself may change it (issue 16). */
+  language: z.enum(LANGUAGES).optional(),
 });
 export type UserUpdateBody = z.input<typeof userUpdateBody>;
 
@@ -65,6 +69,8 @@ export interface UserDTO {
   online: boolean;
   queues: QueueRefDTO[];
   company: CompanyRefDTO;
+  /** The interface language the user picked; null until picked (the browser's language is then used). */
+  language: Language | null;
   createdAt: string;
 }
 

@@ -28,6 +28,7 @@ export function makeUser(overrides: Partial<UserDTO> = {}): UserDTO {
       email: "acme@example.com",
       trialExpiration: null,
     },
+    language: null,
     createdAt: "2025-01-01T00:00:00.000Z",
     ...overrides,
   };

@@ -82,6 +82,8 @@ export const users = pgTable(
     allTicket: varchar("all_ticket", { length: 10 }).notNull().default("disable"),
     online: boolean("online").notNull().default(false),
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }),
+    /** Interface language picked in the user menu ('pt' | 'en' | 'es'); null until picked (issue 16). */
+    language: varchar("language", { length: 5 }),
     ...timestamps,
   },
   (t) => [

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { profileOf, type CompanyRefDTO, type QueueRefDTO, type UserDTO, type UserSimpleDTO } from "@balcao/shared";
+import { languageOf, profileOf, type CompanyRefDTO, type QueueRefDTO, type UserDTO, type UserSimpleDTO } from "@balcao/shared";
 import type { DbOrTx } from "../../db/client";
 import { companies, queues, userQueues, users } from "../../db/schema";
 
@@ -60,6 +60,7 @@ export async function presentUsers(db: DbOrTx, rows: UserRow[]): Promise<UserDTO
     online: u.online,
     queues: queuesByUser.get(u.id) ?? [],
     company: companyById.get(u.companyId)!,
+    language: languageOf(u.language),
     createdAt: u.createdAt.toISOString(),
   }));
 }

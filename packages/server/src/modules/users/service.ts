@@ -156,6 +156,8 @@ export class UsersService {
             ...(input.name !== undefined && { name: input.name }),
             ...(input.email !== undefined && { email: input.email }),
             ...(passwordHash && { passwordHash }),
+            // Another user's interface language is theirs to pick: an admin's edit leaves it alone.
+            ...(input.language !== undefined && actor.id === id && { language: input.language }),
             ...(userPolicy.changeAccess(actor) && input.profile !== undefined && { profile: input.profile }),
             ...(userPolicy.changeAccess(actor) && input.allTicket !== undefined && { allTicket: input.allTicket }),
             updatedAt: new Date(),
