@@ -1,8 +1,9 @@
 /**
  * Two app instances on one database, each with its own pool like two processes behind a load balancer: a
- * reply posted to the process that does not run the connection is delivered by the one that does.
+ * reply, a deletion or a read receipt posted to the process that does not run the connection is carried out
+ * by the one that does.
  */
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp, type App } from "../../app";
 import { createContext, type AppContext } from "../../context";
@@ -34,7 +35,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const call = (app: App, session: Session, method: "GET" | "POST", url: string, payload?: object) =>
+const call = (app: App, session: Session, method: "GET" | "POST" | "DELETE", url: string, payload?: object) =>
   app.inject({ method, url: `/api${url}`, headers: session.headers, ...(payload ? { payload } : {}) });
 
 /** A customer writes on the connection; returns the ticket. */
@@ -56,7 +57,9 @@ async function ticketOn(connectionId: number) {
   const [row] = await t.ctx.database.db
     .select()
     .from(tickets)
-    .where(and(eq(tickets.companyId, tenant.company.id), eq(tickets.connectionId, connectionId)));
+    .where(and(eq(tickets.companyId, tenant.company.id), eq(tickets.connectionId, connectionId)))
+    .orderBy(desc(tickets.id))
+    .limit(1);
   const accepted = await t.app.inject({
     method: "PUT",
     url: `/api/tickets/${row!.id}`,
@@ -67,12 +70,22 @@ async function ticketOn(connectionId: number) {
   return row!;
 }
 
-describe("sends through the connection's owner", () => {
-  it("a reply posted to the other process is delivered by the owner, with the owner's result", async () => {
+let live: { id: number } | undefined;
+/** One simulator connection run by the first process (the plan allows five per company). */
+async function liveConnection(): Promise<{ id: number }> {
+  if (!live) {
     const conn = (await call(t.app, tenant.adminSession, "POST", "/whatsapp", { name: `Relé ${++seq}` })).json();
     await call(t.app, tenant.adminSession, "POST", `/simulator/${conn.id}/scan`, { code: conn.qrcode });
-    await expect.poll(() => t.ctx.channels.isLocal(conn.id)).toBe(true);
+    await expect.poll(() => t.ctx.channels.isLocal(conn.id), { timeout: 15_000 }).toBe(true);
     expect(second.ctx.channels.isLocal(conn.id)).toBe(false);
+    live = { id: conn.id as number };
+  }
+  return live;
+}
+
+describe("sends through the connection's owner", () => {
+  it("a reply posted to the other process is delivered by the owner, with the owner's result", async () => {
+    const conn = await liveConnection();
     const ticket = await ticketOn(conn.id);
     const res = await call(second.app, tenant.adminSession, "POST", `/messages/${ticket.id}`, { body: "Resposta pelo outro nó" });
     expect(res.statusCode).toBe(201);
@@ -101,5 +114,106 @@ describe("sends through the connection's owner", () => {
       .from(messages)
       .where(and(eq(messages.ticketId, ticket.id), eq(messages.fromMe, true)));
     expect(row!.status).toBe("failed");
+  });
+
+  it("a deletion posted to the other process deletes the message on WhatsApp through the owner", async () => {
+    const conn = await liveConnection();
+    const ticket = await ticketOn(conn.id);
+    const sent = await call(second.app, tenant.adminSession, "POST", `/messages/${ticket.id}`, { body: "Apagar pelo outro nó" });
+    expect(sent.statusCode).toBe(201);
+    const [row] = await t.ctx.database.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.ticketId, ticket.id), eq(messages.fromMe, true)));
+    expect(row!.providerMessageId).toBeTruthy();
+    const phone = `551198877${String(1000 + seq)}`;
+    const deleted = await call(second.app, tenant.adminSession, "DELETE", `/messages/${row!.id}`);
+    expect(deleted.statusCode).toBe(200);
+    expect(deleted.json()).toMatchObject({ id: row!.id, isDeleted: true });
+    const onPhone = (await call(t.app, tenant.adminSession, "GET", `/simulator/${conn.id}/phones/${phone}/messages`)).json() as {
+      id: string;
+      deleted: boolean;
+    }[];
+    expect(onPhone.find((m) => m.id === row!.providerMessageId)).toMatchObject({ deleted: true });
+  });
+
+  it("a deletion the owner refuses answers the owner's error and leaves the message as it was", async () => {
+    const conn = await liveConnection();
+    const ticket = await ticketOn(conn.id);
+    // Stored as sent with an id WhatsApp does not know: the simulator refuses to delete it.
+    const [m] = await t.ctx.database.db
+      .insert(messages)
+      .values({
+        companyId: tenant.company.id,
+        ticketId: ticket.id,
+        contactId: ticket.contactId,
+        connectionId: conn.id,
+        body: "desconhecida",
+        fromMe: true,
+        read: true,
+        status: "sent",
+        providerMessageId: `UNKNOWN-${seq}`,
+      })
+      .returning();
+    const res = await call(second.app, tenant.adminSession, "DELETE", `/messages/${m!.id}`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: "ERR_DELETE_WAPP_MSG" });
+    const [after] = await t.ctx.database.db.select().from(messages).where(eq(messages.id, m!.id));
+    expect(after!.isDeleted).toBe(false);
+  });
+
+  it("a deletion whose owner never answers is refused (ERR_DELETE_WAPP_MSG), nothing marked deleted", async () => {
+    const [conn] = await t.ctx.database.db
+      .insert(connections)
+      .values({ companyId: tenant.company.id, name: `Fantasma ${++seq}`, channel: "simulator", status: "CONNECTED", token: `ghost-${seq}` })
+      .returning();
+    await t.ctx.database.db
+      .insert(connectionLeases)
+      .values({ connectionId: conn!.id, companyId: tenant.company.id, ownerId: "ghost:1:dead", expiresAt: new Date(Date.now() + 60_000) });
+    const ticket = await ticketOn(conn!.id);
+    const [m] = await t.ctx.database.db
+      .insert(messages)
+      .values({
+        companyId: tenant.company.id,
+        ticketId: ticket.id,
+        contactId: ticket.contactId,
+        connectionId: conn!.id,
+        body: "ninguém apaga",
+        fromMe: true,
+        read: true,
+        status: "sent",
+        providerMessageId: `GHOST-${seq}`,
+      })
+      .returning();
+    const res = await call(second.app, tenant.adminSession, "DELETE", `/messages/${m!.id}`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: "ERR_DELETE_WAPP_MSG" });
+    const [after] = await t.ctx.database.db.select().from(messages).where(eq(messages.id, m!.id));
+    expect(after!.isDeleted).toBe(false);
+  });
+
+  it("reading a ticket on the other process sends the read receipts through the owner", async () => {
+    const conn = await liveConnection();
+    const phone = `551197766${String(1000 + seq)}`;
+    const typed = await call(t.app, tenant.adminSession, "POST", `/simulator/${conn.id}/phones/${phone}/messages`, { type: "text", body: "leu?" });
+    expect(typed.statusCode).toBe(201);
+    const providerMessageId = (typed.json() as { id: string }).id;
+    const stored = async () =>
+      (
+        await t.ctx.database.db
+          .select({ ticketId: messages.ticketId })
+          .from(messages)
+          .where(and(eq(messages.companyId, tenant.company.id), eq(messages.providerMessageId, providerMessageId)))
+      )[0];
+    await expect.poll(stored, { timeout: 15_000 }).toBeTruthy();
+    const ticket = { id: (await stored())!.ticketId };
+    const onPhone = async () =>
+      (
+        (await call(t.app, tenant.adminSession, "GET", `/simulator/${conn.id}/phones/${phone}/messages`)).json() as { id: string; ack: number }[]
+      ).find((m) => m.id === providerMessageId);
+    expect((await onPhone())!.ack).toBeLessThan(3);
+    const read = await call(second.app, tenant.adminSession, "POST", `/tickets/${ticket.id}/read`);
+    expect(read.statusCode).toBe(204);
+    await expect.poll(async () => (await onPhone())?.ack, { timeout: 10_000 }).toBe(3);
   });
 });

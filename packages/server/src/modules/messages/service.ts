@@ -11,7 +11,7 @@ import { mediaKindOf } from "../media/sniff";
 import { canSeeTicket, ticketPolicy, type TicketScope } from "../tickets/policy";
 import { presentTicketById } from "../tickets/presenter";
 import { addressOfContact, sessionFor } from "./gateway";
-import { SendRelay } from "./sendRelay";
+import { relayOf, type SendRelay } from "./sendRelay";
 import { previewOf } from "./labels";
 import { presentMessage, presentMessagesById, selectMessages } from "./presenter";
 
@@ -42,7 +42,7 @@ export class MessagesService {
   readonly relay: SendRelay;
 
   constructor(private readonly ctx: AppContext) {
-    this.relay = new SendRelay(ctx);
+    this.relay = relayOf(ctx);
     this.media = new MediaStore(ctx);
   }
 
@@ -304,7 +304,7 @@ export class MessagesService {
   async retry(actor: Actor, messageId: number): Promise<MessageDTO> {
     const m = await this.ownMessage(actor, messageId);
     if (m.status !== "failed") return (await presentMessagesById(this.db, [m.id]))[0]!;
-    await this.db.update(messages).set({ status: "pending" }).where(eq(messages.id, m.id));
+    await this.db.update(messages).set({ status: "pending", updatedAt: new Date() }).where(eq(messages.id, m.id));
     const result = await this.deliver(actor.companyId, m.id, false);
     if (result.status === "failed") throw new AppError("ERR_SENDING_WAPP_MSG", 400, { messageId: m.id });
     return result;
@@ -327,12 +327,18 @@ export class MessagesService {
     const m = await this.ownMessage(actor, messageId);
     if (m.isDeleted) return (await presentMessagesById(this.db, [m.id]))[0]!;
     if (m.providerMessageId) {
-      try {
-        const session = sessionFor(this.ctx, actor.companyId, m.connectionId);
-        await session.deleteMessage(await addressOfContact(this.db, actor.companyId, m.contactId!), m.providerMessageId);
-      } catch {
-        throw new AppError("ERR_DELETE_WAPP_MSG", 400);
-      }
+      // Through the connection's owner when another process runs it (sendRelay.ts).
+      const refused =
+        m.connectionId === null || m.contactId === null
+          ? "NOT_CONNECTED"
+          : await this.relay.onSession({
+              kind: "delete",
+              companyId: actor.companyId,
+              connectionId: m.connectionId,
+              contactId: m.contactId,
+              providerMessageId: m.providerMessageId,
+            });
+      if (refused) throw new AppError("ERR_DELETE_WAPP_MSG", 400);
     }
     await this.db
       .update(messages)

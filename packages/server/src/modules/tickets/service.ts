@@ -7,7 +7,7 @@ import { companies, connections, contacts, messages, queues, tickets, ticketTags
 import { containsPattern, foldColumn } from "../../db/search";
 import { AppError, forbidden, notFound } from "../../http/errors";
 import type { Actor } from "../auth/service";
-import { addressOfContact, sessionFor } from "../messages/gateway";
+import { relayOf } from "../messages/sendRelay";
 import { cycles } from "./cycles";
 import { canSeeTicket, ticketPolicy, type TicketScope } from "./policy";
 import { presentTicketById, presentTickets, selectTickets } from "./presenter";
@@ -351,9 +351,18 @@ export class TicketsService {
     this.ctx.events.publish({ type: "tickets.unreadReset", companyId: actor.companyId, ticketId: id, scope: scopeOf(t) });
     // Read receipts on WhatsApp are a courtesy: a connection that is down must not fail the request.
     const ids = read.flatMap((m) => (m.providerMessageId ? [m.providerMessageId] : []));
-    if (ids.length)
-      await addressOfContact(this.db, actor.companyId, t.contactId)
-        .then((chat) => sessionFor(this.ctx, actor.companyId, t.connectionId).markRead(chat, ids))
+    // Through the connection's owner when another process runs it (messages/sendRelay.ts); in chunks that fit
+    // a NOTIFY payload.
+    if (t.connectionId === null) return;
+    for (let i = 0; i < ids.length; i += 100)
+      await relayOf(this.ctx)
+        .onSession({
+          kind: "read",
+          companyId: actor.companyId,
+          connectionId: t.connectionId,
+          contactId: t.contactId,
+          providerMessageIds: ids.slice(i, i + 100),
+        })
         .catch(() => undefined);
   }
 }
