@@ -97,7 +97,8 @@ interface ListPageProps<T extends { id: number }> {
   columns: ListColumn<T>[];
   rowActions?: RowActions<T>;
   deletion?: Deletion<T>;
-  empty: { title: string; description?: string };
+  /** `action`: what to do next (a button or link), shown under the texts. */
+  empty: { title: string; description?: string; action?: ReactNode };
   /** Shown under the failure message (e.g. a retry button). */
   errorAction?: ReactNode;
   /** Extra props of each row (data-* attributes for tests and styling). */
@@ -172,7 +173,9 @@ export function ListPage<T extends { id: number }>(props: ListPageProps<T>) {
         </Table>
         {list.loading && <LoadingState />}
         {list.error && <EmptyState title={t("errors.listFailed")} action={errorAction} />}
-        {!list.loading && !list.error && list.items.length === 0 && <EmptyState title={empty.title} description={empty.description} />}
+        {!list.loading && !list.error && list.items.length === 0 && (
+          <EmptyState title={empty.title} description={empty.description} action={empty.action} />
+        )}
       </InfiniteScrollArea>
 
       {children}

@@ -4,9 +4,9 @@ import LinkIcon from "@mui/icons-material/Link";
 import OpenInNew from "@mui/icons-material/OpenInNew";
 import Star from "@mui/icons-material/Star";
 import { format } from "date-fns";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link as RouterLink } from "react-router";
+import { Link as RouterLink, useSearchParams } from "react-router";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { ListPage, RowActionButtons, useRecordDialog } from "../../components/list/ListPage";
 import { queryList } from "../../components/list/useListData";
@@ -41,6 +41,14 @@ export default function ConnectionsPage() {
   const sessionCommand = useSessionCommand();
 
   const dialog = useRecordDialog<ConnectionDTO>();
+  // /connections?new=1 (the onboarding's "try it without a phone"): the add dialog opens, Simulator chosen.
+  const [params, setParams] = useSearchParams();
+  const openNew = dialog.openNew;
+  useEffect(() => {
+    if (params.get("new") !== "1") return;
+    if (canAdd) openNew();
+    setParams({}, { replace: true });
+  }, [params, setParams, canAdd, openNew]);
   const [qrFor, setQrFor] = useState<number | null>(null);
   const [linkFor, setLinkFor] = useState<ConnectionDTO | null>(null);
   const [toDisconnect, setToDisconnect] = useState<ConnectionDTO | null>(null);
@@ -152,7 +160,15 @@ export default function ConnectionsPage() {
         run: (connection) => deleteConnection.mutateAsync(connection.id),
         successMessage: t("connections.toasts.deleted"),
       }}
-      empty={{ title: t("connections.empty"), description: canAdd ? t("connections.emptyHint") : undefined }}
+      empty={{
+        title: t("connections.empty"),
+        description: canAdd ? t("connections.emptyHint") : t("connections.emptyHintReader"),
+        action: canAdd ? (
+          <Button variant="outlined" onClick={dialog.openNew}>
+            {t("connections.buttons.add")}
+          </Button>
+        ) : undefined,
+      }}
       errorAction={<Button onClick={() => void connections.refetch()}>{t("connections.buttons.retryList")}</Button>}
     >
       <ConnectionModal open={dialog.open} connection={dialog.record} onClose={dialog.close} />

@@ -124,7 +124,15 @@ export default function ContactsPage() {
         run: (contact) => deleteContact.mutateAsync(contact.id),
         successMessage: t("contacts.toasts.deleted"),
       }}
-      empty={{ title: t("contacts.empty") }}
+      empty={{
+        title: t("contacts.empty"),
+        description: search.searchParam ? t("contacts.emptySearchHint") : t("contacts.emptyHint"),
+        action: search.searchParam ? undefined : (
+          <Button variant="outlined" onClick={dialog.openNew}>
+            {t("contacts.buttons.add")}
+          </Button>
+        ),
+      }}
     >
       <ContactModal open={dialog.open} contact={dialog.record} onClose={dialog.close} />
       <StartTicketDialog contact={toStart} onClose={() => setToStart(null)} />

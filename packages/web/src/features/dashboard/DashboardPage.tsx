@@ -3,6 +3,7 @@ import { Alert, Box, Button, Card, CardContent, Skeleton, Tab, Tabs, Typography 
 import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { PageHeader } from "../../components/PageHeader";
+import { OnboardingChecklist } from "../onboarding/OnboardingChecklist";
 import { isFilterSet, useDashboard, useDashboardLiveRefresh, type DashboardFilter } from "./api";
 import { AttendantsTable } from "./AttendantsTable";
 import { CounterCards, DueDateCard } from "./Cards";
@@ -31,6 +32,7 @@ export default function DashboardPage() {
   return (
     <Box sx={{ display: "flex", flexDirection: "column", gap: 2 }}>
       <PageHeader title={t("pages.dashboard")} />
+      <OnboardingChecklist />
       <Box sx={{ display: "grid", gap: 2, gridTemplateColumns: { xs: "1fr", md: "1fr 3fr" } }}>
         <DueDateCard dueDate={data ? data.company.dueDate : undefined} today={data?.today.date} />
         <Card variant="outlined">

@@ -1,5 +1,6 @@
 import type { TicketDTO } from "@balcao/shared";
 import { List } from "@mui/material";
+import type { ReactNode } from "react";
 import { useCallback, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
@@ -17,12 +18,14 @@ interface TicketsListProps {
   onSpy: (ticket: TicketDTO) => void;
   label: string;
   emptyText?: string;
+  /** What to do next, under the empty text (a sentence and a link). */
+  emptyHint?: { description: string; action?: ReactNode };
   /** Called after a successful transition from a row (the manager switches to Atendendo after Aceitar). */
   onTransitioned?: (transition: TicketTransition) => void;
 }
 
 /** A ticket list with infinite scroll (next page within 100 px of the end). */
-export function TicketsList({ query, selectedUuid, onSpy, label, emptyText, onTransitioned }: TicketsListProps) {
+export function TicketsList({ query, selectedUuid, onSpy, label, emptyText, emptyHint, onTransitioned }: TicketsListProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { run, busyId } = useTicketTransitions();
@@ -61,7 +64,9 @@ export function TicketsList({ query, selectedUuid, onSpy, label, emptyText, onTr
       </List>
       {query.isFetching && <LoadingState />}
       {query.isError && <EmptyState title={t("errors.listFailed")} />}
-      {!query.isFetching && !query.isError && tickets.length === 0 && <EmptyState title={emptyText ?? t("tickets.empty")} />}
+      {!query.isFetching && !query.isError && tickets.length === 0 && (
+        <EmptyState title={emptyText ?? t("tickets.empty")} description={emptyHint?.description} action={emptyHint?.action} />
+      )}
     </InfiniteScrollArea>
   );
 }

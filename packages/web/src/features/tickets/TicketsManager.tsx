@@ -23,6 +23,7 @@ import MoveToInbox from "@mui/icons-material/MoveToInbox";
 import Search from "@mui/icons-material/Search";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Link as RouterLink } from "react-router";
 import { SearchField } from "../../components/SearchField";
 import { useDebouncedValue } from "../../hooks/useDebouncedValue";
 import { useSession } from "../auth/SessionProvider";
@@ -57,6 +58,15 @@ export function TicketsManager({ selectedUuid, onSpy }: { selectedUuid?: string;
   const searchParam = useDebouncedValue(search.trim().toLowerCase(), 500);
   const [tagIds, setTagIds] = useState<number[]>([]);
   const [userIds, setUserIds] = useState<number[]>([]);
+  // Empty inbox: where tickets come from, and (for who can add one) a link to the connections.
+  const emptyHint = {
+    description: t("tickets.emptyHint"),
+    action: can(user, "connections-page:addConnection") ? (
+      <Button component={RouterLink} to="/connections" size="small">
+        {t("tickets.emptyHintLink")}
+      </Button>
+    ) : undefined,
+  };
   const { queues } = useQueueChoices();
   const tagOptions = useTagOptions(tab === "search");
   const userOptions = useUserOptions(tab === "search" && userFilterAllowed);
@@ -196,6 +206,7 @@ export function TicketsManager({ selectedUuid, onSpy }: { selectedUuid?: string;
               onSpy={onSpy}
               label={t("tickets.tabs.assigned")}
               emptyText={t("tickets.emptyOpen")}
+              emptyHint={emptyHint}
             />
           ) : (
             <TicketsList
@@ -204,6 +215,7 @@ export function TicketsManager({ selectedUuid, onSpy }: { selectedUuid?: string;
               onSpy={onSpy}
               label={t("tickets.tabs.pending")}
               emptyText={t("tickets.emptyPending")}
+              emptyHint={emptyHint}
               onTransitioned={(tr) => tr === "accept" && setOpenTab("open")}
             />
           )}
