@@ -28,9 +28,11 @@ import MoodOutlined from "@mui/icons-material/MoodOutlined";
 import Send from "@mui/icons-material/Send";
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { toastError } from "../../components/toastError";
 import { useLocalStorage } from "../../hooks/useLocalStorage";
 import { useSession } from "../auth/SessionProvider";
+import { useTypingNotifier } from "../tickets/presence";
 import { useMessageActions, useQuickMessages } from "./api";
 import { EmojiPicker } from "./EmojiPicker";
 import { startRecording, type Recording } from "./voice";
@@ -134,6 +136,18 @@ export function MessageInput({ ticket, replyingTo, onCancelReply }: MessageInput
   const quick = useQuickMessages(open);
   const suggestions = useMemo(() => quickMessageSuggestions(text, quick.data ?? []), [text, quick.data]);
   const disabled = !open || sending || !!recording;
+  const notifyTyping = useTypingNotifier(ticket.id);
+  // Collision guard (issue 16): sending on a ticket assigned to someone else asks first, once per assignee.
+  const assignee = ticket.userId !== null && user && ticket.userId !== user.id ? (ticket.user?.name ?? "") : null;
+  const [confirmedFor, setConfirmedFor] = useState<number | null>(null);
+  const [pendingSend, setPendingSend] = useState<{ run: () => Promise<void> } | null>(null);
+  const guardSend = (run: () => Promise<void>): Promise<void> => {
+    if (assignee !== null && confirmedFor !== ticket.userId) {
+      setPendingSend({ run });
+      return Promise.resolve();
+    }
+    return run();
+  };
 
   useEffect(() => {
     if (!recording) return;
@@ -160,8 +174,10 @@ export function MessageInput({ ticket, replyingTo, onCancelReply }: MessageInput
   const sendText = async () => {
     if (disabled || !text.trim()) return;
     const body = signBody(text, user?.name ?? "", sign);
-    setText("");
-    await doSend(body);
+    await guardSend(async () => {
+      setText("");
+      await doSend(body);
+    });
   };
 
   const pickQuick = (q: QuickMessageDTO) => {
@@ -212,7 +228,7 @@ export function MessageInput({ ticket, replyingTo, onCancelReply }: MessageInput
     try {
       const file = await rec.stop();
       setRecording(null);
-      if (file) await doSend("", { files: [file], voice: true });
+      if (file) await guardSend(() => doSend("", { files: [file], voice: true }));
     } catch (err) {
       setRecording(null);
       toastError(err);
@@ -315,6 +331,7 @@ export function MessageInput({ ticket, replyingTo, onCancelReply }: MessageInput
               onChange={(e) => {
                 setText(e.target.value);
                 setHighlight(0);
+                if (e.target.value) notifyTyping();
               }}
               onKeyDown={onKeyDown}
               placeholder={open ? t("messages.composer.placeholder") : ""}
@@ -364,10 +381,24 @@ export function MessageInput({ ticket, replyingTo, onCancelReply }: MessageInput
           onSend={(caption) => {
             const chosen = files;
             setFiles(null);
-            void doSend(caption, { files: chosen });
+            void guardSend(() => doSend(caption, { files: chosen }));
           }}
         />
       )}
+      <ConfirmationDialog
+        open={!!pendingSend}
+        title={t("messages.composer.assignedConfirmTitle", { name: assignee ?? "" })}
+        onClose={() => setPendingSend(null)}
+        onConfirm={() => {
+          const run = pendingSend?.run;
+          setPendingSend(null);
+          setConfirmedFor(ticket.userId);
+          if (run) void run().catch(toastError);
+        }}
+        confirmLabel={t("messages.composer.assignedConfirmSend")}
+      >
+        {t("messages.composer.assignedConfirmMessage", { name: assignee ?? "" })}
+      </ConfirmationDialog>
     </Paper>
   );
 }

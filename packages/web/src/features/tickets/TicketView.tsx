@@ -14,6 +14,7 @@ import { MessagesList } from "../messages/MessagesList";
 import { markTicketRead, useTicket } from "./api";
 import { ContactDrawer } from "./ContactDrawer";
 import { TicketHeader } from "./TicketHeader";
+import { TicketPresence } from "./presence";
 
 /** Zeroes the unread counter when the ticket is opened and when messages arrive while it is on screen. */
 function useMarkRead(ticket: TicketDTO | undefined) {
@@ -45,6 +46,7 @@ export function TicketConversation({ ticket, readOnly = false, onBack }: { ticke
     <Box sx={{ display: "flex", height: "100%", minHeight: 0 }}>
       <Box sx={{ flex: 1, minWidth: 0, display: "flex", flexDirection: "column" }}>
         {!readOnly && <TicketHeader ticket={ticket} onOpenContact={() => setDrawerOpen((o) => !o)} onBack={onBack} />}
+        {!readOnly && <TicketPresence ticketId={ticket.id} />}
         <MessagesList key={ticket.id} ticket={ticket} readOnly={readOnly} onReply={setReplyingTo} />
         {!readOnly && <MessageInput key={`input-${ticket.id}`} ticket={ticket} replyingTo={replyingTo} onCancelReply={() => setReplyingTo(null)} />}
       </Box>
