@@ -165,7 +165,7 @@ export default function ConnectionsPage() {
         description: canAdd ? t("connections.emptyHint") : t("connections.emptyHintReader"),
         action: canAdd ? (
           <Button variant="outlined" onClick={dialog.openNew}>
-            {t("connections.buttons.add")}
+            {t("connections.emptyAction")}
           </Button>
         ) : undefined,
       }}

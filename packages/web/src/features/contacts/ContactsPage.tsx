@@ -129,7 +129,7 @@ export default function ContactsPage() {
         description: search.searchParam ? t("contacts.emptySearchHint") : t("contacts.emptyHint"),
         action: search.searchParam ? undefined : (
           <Button variant="outlined" onClick={dialog.openNew}>
-            {t("contacts.buttons.add")}
+            {t("contacts.emptyAction")}
           </Button>
         ),
       }}

@@ -1,5 +1,5 @@
 import { isAdmin, type QueueDTO } from "@balcao/shared";
-import { Box, Typography } from "@mui/material";
+import { Box, Button, Typography } from "@mui/material";
 import LockOutlined from "@mui/icons-material/LockOutlined";
 import { useTranslation } from "react-i18next";
 import { EmptyState } from "../../components/EmptyState";
@@ -76,7 +76,15 @@ function QueuesAdmin() {
         run: (queue) => deleteQueue.mutateAsync(queue.id),
         successMessage: t("queues.toasts.deleted"),
       }}
-      empty={{ title: t("queues.empty"), description: t("queues.emptyDescription") }}
+      empty={{
+        title: t("queues.empty"),
+        description: t("queues.emptyDescription"),
+        action: (
+          <Button variant="outlined" onClick={dialog.openNew}>
+            {t("queues.emptyAction")}
+          </Button>
+        ),
+      }}
     >
       <QueueModal open={dialog.open} queue={editing} onClose={dialog.close} />
     </ListPage>
