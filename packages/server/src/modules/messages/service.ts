@@ -1,7 +1,7 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, or, sql } from "drizzle-orm";
 import { MESSAGES_PAGE_SIZE, type MessageDTO, type MessageListResponse, type TicketDTO } from "@balcao/shared";
 import type { AppContext } from "../../context";
-import { isUniqueViolation } from "../../db/client";
+import { isUniqueViolation, type Tx } from "../../db/client";
 import { messages, tickets } from "../../db/schema";
 import { AppError, forbidden, notFound } from "../../http/errors";
 import { ChannelError, type OutboundContent } from "../../channels/types";
@@ -340,17 +340,54 @@ export class MessagesService {
             });
       if (refused) throw new AppError("ERR_DELETE_WAPP_MSG", 400);
     }
-    await this.db
-      .update(messages)
-      .set({ isDeleted: true, updatedAt: new Date() })
-      .where(and(eq(messages.companyId, actor.companyId), eq(messages.id, m.id)));
+    const previewChanged = await this.db.transaction(async (tx) => {
+      await tx
+        .update(messages)
+        .set({ isDeleted: true, updatedAt: new Date() })
+        .where(and(eq(messages.companyId, actor.companyId), eq(messages.id, m.id)));
+      return this.refreshPreviewAfterDelete(tx, actor.companyId, m.ticketId, m.id);
+    });
     const [dto] = await presentMessagesById(this.db, [m.id]);
     const [t] = await this.db
       .select()
       .from(tickets)
       .where(and(eq(tickets.companyId, actor.companyId), eq(tickets.id, m.ticketId)));
     this.ctx.events.publish({ type: "messages.updated", companyId: actor.companyId, message: dto!, scope: scopeOf(t!) });
+    if (previewChanged) {
+      const ticket = await presentTicketById(this.db, actor.companyId, m.ticketId);
+      if (ticket) this.ctx.events.publish({ type: "tickets.updated", companyId: actor.companyId, ticket });
+    }
     return dto!;
+  }
+
+  /**
+   * A deleted message that was the ticket's latest no longer stands as its list preview (issue 16): the preview
+   * becomes the latest message still shown, or empty. Whether it changed, so the caller tells the lists.
+   */
+  private async refreshPreviewAfterDelete(tx: Tx, companyId: number, ticketId: number, deletedId: number): Promise<boolean> {
+    const latest = (shownOr?: number) =>
+      tx
+        .select({ id: messages.id, mediaType: messages.mediaType, body: messages.body, mediaName: messages.mediaName })
+        .from(messages)
+        .where(
+          and(
+            eq(messages.companyId, companyId),
+            eq(messages.ticketId, ticketId),
+            shownOr === undefined ? eq(messages.isDeleted, false) : or(eq(messages.isDeleted, false), eq(messages.id, shownOr)),
+          ),
+        )
+        .orderBy(desc(messages.createdAt), desc(messages.id))
+        .limit(1);
+    // Was it the latest message shown before it went? Otherwise the preview is another message's.
+    const [newest] = await latest(deletedId);
+    if (newest?.id !== deletedId) return false;
+    const [shown] = await latest();
+    const lastMessage = shown ? previewOf(shown.mediaType, shown.body, shown.mediaName) : "";
+    await tx
+      .update(tickets)
+      .set({ lastMessage })
+      .where(and(eq(tickets.companyId, companyId), eq(tickets.id, ticketId)));
+    return true;
   }
 
   /** Used by the inbound pipeline and automatic messages: sends text on a ticket as the company. */
