@@ -29,6 +29,34 @@ describe("route guards", () => {
     expect(router.state.location.pathname).toBe("/tickets");
   });
 
+  it.each(["/users", "/connections", "/queues", "/settings", "/financeiro"])(
+    "sends an attendant typing %s to /tickets with a message, without rendering the admin page",
+    async (path) => {
+      const { calls } = mockSettings();
+      const { router } = renderRoutes(routes, { session: fakeSession(makeUser({ profile: "user" })), path });
+      expect(await screen.findByRole("heading", { name: "Atendimentos" })).toBeInTheDocument();
+      expect(router.state.location.pathname).toBe("/tickets");
+      expect(await screen.findByText("Você não tem permissão para acessar esta página.")).toBeInTheDocument();
+      // The admin page never mounted: none of its calls went out.
+      expect(calls.some((c) => /\/api\/(users|whatsapp|queue)\b|\/api\/invoices/.test(c.url))).toBe(false);
+    },
+  );
+
+  it("lets a supervisor into member pages but not admin ones, and an admin into /users", async () => {
+    mockSettings();
+    const supervisor = renderRoutes(routes, { session: fakeSession(makeUser({ profile: "supervisor" })), path: "/users" });
+    await waitFor(() => expect(supervisor.router.state.location.pathname).toBe("/tickets"));
+    supervisor.unmount();
+    mockFetch({
+      "GET /api/settings": () => jsonResponse(200, []),
+      "GET /api/users/": () => jsonResponse(200, { users: [], hasMore: false }),
+    });
+    const admin = renderRoutes(routes, { session: fakeSession(makeUser()), path: "/users" });
+    expect(await screen.findByRole("heading", { name: "Usuários" })).toBeInTheDocument();
+    expect(admin.router.state.location.pathname).toBe("/users");
+    expect(screen.queryByText("Você não tem permissão para acessar esta página.")).not.toBeInTheDocument();
+  });
+
   it("shows a private page inside the layout with the greeting", async () => {
     mockSettings();
     renderRoutes(routes, { session: fakeSession(makeUser({ profile: "user", name: "Bia" })), path: "/tags" });

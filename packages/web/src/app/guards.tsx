@@ -1,5 +1,7 @@
-import { can } from "@balcao/shared";
-import type { ReactNode } from "react";
+import { canOpenPage, type PagePath } from "@balcao/shared";
+import { useSnackbar } from "notistack";
+import { useEffect, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import { Navigate, Outlet, useLocation } from "react-router";
 import { LoadingState } from "../components/LoadingState";
 import { useSession } from "../features/auth/SessionProvider";
@@ -26,10 +28,30 @@ export function PublicOnlyRoute() {
   return <Outlet />;
 }
 
-/** The dashboard is admin only; everyone else lands on /tickets. */
+/** The dashboard is admin only (PAGE_ACCESS["/"]); everyone else lands on /tickets, silently: it is their home. */
 export function DashboardRoute({ children }: { children: ReactNode }) {
   const { user } = useSession();
-  return can(user, "dashboard:view") ? children : <Navigate to="/tickets" replace />;
+  return canOpenPage(user, "/") ? children : <Navigate to="/tickets" replace />;
+}
+
+/**
+ * A page of PAGE_ACCESS (@balcao/shared, the levels of the server's route table): rendered only for the
+ * profiles it admits; anyone else goes to /tickets with a message (issue 16), so an attendant typing /users
+ * never sees the admin page's buttons.
+ */
+export function PageRoute({ page, children }: { page: PagePath; children: ReactNode }) {
+  const { user } = useSession();
+  const allowed = canOpenPage(user, page);
+  return allowed ? children : <AccessDenied />;
+}
+
+function AccessDenied() {
+  const { t } = useTranslation();
+  const { enqueueSnackbar } = useSnackbar();
+  useEffect(() => {
+    enqueueSnackbar(t("guards.accessDenied"), { variant: "warning", preventDuplicate: true });
+  }, [enqueueSnackbar, t]);
+  return <Navigate to="/tickets" replace />;
 }
 
 /** Campaign routes exist only with the local `cshow` flag or the company's campaignsEnabled setting. */

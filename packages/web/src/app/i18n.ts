@@ -1,17 +1,27 @@
 import i18n from "i18next";
 import { initReactI18next } from "react-i18next";
-import { errorTexts } from "@balcao/shared";
+import { errorTexts, languageOf, LANGUAGES, LOCALES, type Language } from "@balcao/shared";
 import en from "../locales/en.json";
 import es from "../locales/es.json";
 import pt from "../locales/pt.json";
 
-export const LANGUAGES = ["pt", "en", "es"] as const;
-export type Language = (typeof LANGUAGES)[number];
-const LANGUAGE_KEY = "language";
+export { LANGUAGES, type Language };
+export const LANGUAGE_KEY = "language";
 
-function storedLanguage(): Language {
-  const stored = typeof localStorage === "undefined" ? null : localStorage.getItem(LANGUAGE_KEY);
-  return (LANGUAGES as readonly string[]).includes(stored ?? "") ? (stored as Language) : "pt";
+/**
+ * The language at start-up (issue 16): the one picked on this browser (localStorage), else the browser's own
+ * (navigator.languages, first supported), else Portuguese. The user's stored choice on the server replaces it
+ * once the session is known (SessionProvider).
+ */
+export function initialLanguage(): Language {
+  const stored = typeof localStorage === "undefined" ? null : languageOf(localStorage.getItem(LANGUAGE_KEY));
+  if (stored) return stored;
+  const browser = typeof navigator === "undefined" ? [] : [...(navigator.languages ?? []), navigator.language];
+  for (const tag of browser) {
+    const language = languageOf(tag);
+    if (language) return language;
+  }
+  return "pt";
 }
 
 type Messages = { [key: string]: string | Messages };
@@ -40,16 +50,33 @@ void i18n.use(initReactI18next).init({
     en: { translation: messagesFor("en", en as Messages) },
     es: { translation: messagesFor("es", es as Messages) },
   },
-  lng: storedLanguage(),
+  lng: initialLanguage(),
   fallbackLng: "pt",
   interpolation: { escapeValue: false },
   returnNull: false,
   showSupportNotice: false,
 });
 
-export function changeLanguage(language: Language): void {
+/** The active language, as one of LANGUAGES. */
+export function currentLanguage(): Language {
+  return languageOf(i18n.resolvedLanguage ?? i18n.language) ?? "pt";
+}
+
+/** The BCP 47 locale of the active language, for Intl and date-fns (dates, numbers, currency). */
+export function currentLocale(): string {
+  return LOCALES[currentLanguage()];
+}
+
+function syncDocumentLanguage(): void {
+  if (typeof document !== "undefined") document.documentElement.lang = currentLocale();
+}
+i18n.on("languageChanged", syncDocumentLanguage);
+syncDocumentLanguage();
+
+/** Switches the interface language and remembers it in this browser. */
+export function changeLanguage(language: Language): Promise<unknown> {
   localStorage.setItem(LANGUAGE_KEY, language);
-  void i18n.changeLanguage(language);
+  return i18n.changeLanguage(language);
 }
 
 export default i18n;

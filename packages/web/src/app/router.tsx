@@ -1,3 +1,5 @@
+import type { PagePath } from "@balcao/shared";
+import type { ReactElement } from "react";
 import { Navigate, type RouteObject } from "react-router";
 import AnnouncementsPage from "../features/announcements/AnnouncementsPage";
 import LoginPage from "../features/auth/LoginPage";
@@ -25,8 +27,13 @@ import TagsPage from "../features/tags/TagsPage";
 import TicketsPage from "../features/tickets/TicketsPage";
 import TodoListPage from "../features/todolist/TodoListPage";
 import UsersPage from "../features/users/UsersPage";
-import { CampaignsRoute, DashboardRoute, PrivateRoute, PublicOnlyRoute } from "./guards";
+import { CampaignsRoute, DashboardRoute, PageRoute, PrivateRoute, PublicOnlyRoute } from "./guards";
 import { AppLayout } from "./layout/AppLayout";
+
+/** A page of the layout, behind its PAGE_ACCESS level (issue 16). */
+function page(path: PagePath, element: ReactElement): RouteObject {
+  return { path: path.slice(1), element: <PageRoute page={path}>{element}</PageRoute> };
+}
 
 /** The routes of spec §2. Exported as data so tests mount them in a memory router. */
 export const routes: RouteObject[] = [
@@ -54,31 +61,31 @@ export const routes: RouteObject[] = [
               </DashboardRoute>
             ),
           },
-          { path: "tickets/:ticketId?", element: <TicketsPage /> },
-          { path: "connections", element: <ConnectionsPage /> },
-          { path: "quick-messages", element: <QuickMessagesPage /> },
-          { path: "todolist", element: <TodoListPage /> },
-          { path: "schedules", element: <SchedulesPage /> },
-          { path: "tags", element: <TagsPage /> },
-          { path: "contacts", element: <ContactsPage /> },
-          { path: "helps", element: <HelpsPage /> },
-          { path: "users", element: <UsersPage /> },
-          { path: "messages-api", element: <MessagesApiPage /> },
-          { path: "settings", element: <SettingsPage /> },
-          { path: "kanban", element: <KanbanPage /> },
-          { path: "financeiro", element: <InvoicesPage /> },
-          { path: "queues", element: <QueuesPage /> },
-          { path: "announcements", element: <AnnouncementsPage /> },
-          { path: "subscription", element: <SubscriptionPage /> },
-          { path: "chats/:id?", element: <ChatsPage /> },
+          page("/tickets/:ticketId?", <TicketsPage />),
+          page("/connections", <ConnectionsPage />),
+          page("/quick-messages", <QuickMessagesPage />),
+          page("/todolist", <TodoListPage />),
+          page("/schedules", <SchedulesPage />),
+          page("/tags", <TagsPage />),
+          page("/contacts", <ContactsPage />),
+          page("/helps", <HelpsPage />),
+          page("/users", <UsersPage />),
+          page("/messages-api", <MessagesApiPage />),
+          page("/settings", <SettingsPage />),
+          page("/kanban", <KanbanPage />),
+          page("/financeiro", <InvoicesPage />),
+          page("/queues", <QueuesPage />),
+          page("/announcements", <AnnouncementsPage />),
+          page("/subscription", <SubscriptionPage />),
+          page("/chats/:id?", <ChatsPage />),
           {
             element: <CampaignsRoute />,
             children: [
-              { path: "contact-lists", element: <ContactListsPage /> },
-              { path: "contact-lists/:contactListId/contacts", element: <ContactListItemsPage /> },
-              { path: "campaigns", element: <CampaignsPage /> },
-              { path: "campaign/:campaignId/report", element: <CampaignReportPage /> },
-              { path: "campaigns-config", element: <CampaignsConfigPage /> },
+              page("/contact-lists", <ContactListsPage />),
+              page("/contact-lists/:contactListId/contacts", <ContactListItemsPage />),
+              page("/campaigns", <CampaignsPage />),
+              page("/campaign/:campaignId/report", <CampaignReportPage />),
+              page("/campaigns-config", <CampaignsConfigPage />),
             ],
           },
           { path: "*", element: <Navigate to="/" replace /> },

@@ -1,6 +1,7 @@
 import { CssBaseline, ThemeProvider, createTheme } from "@mui/material";
-import { ptBR } from "@mui/material/locale";
+import { enUS, esES, ptBR } from "@mui/material/locale";
 import { createContext, useContext, useMemo, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import { useLocalStorage } from "../hooks/useLocalStorage";
 
 export type ColorMode = "light" | "dark";
@@ -14,7 +15,10 @@ const ColorModeContext = createContext<ColorModeContextValue>({ mode: "light", t
 
 export const useColorMode = () => useContext(ColorModeContext);
 
-export function buildTheme(mode: ColorMode) {
+/** MUI's own texts (pagination, autocomplete) in the interface language (issue 16). */
+const MUI_LOCALES = { pt: ptBR, en: enUS, es: esES } as const;
+
+export function buildTheme(mode: ColorMode, language = "pt") {
   return createTheme(
     {
       palette: {
@@ -25,14 +29,16 @@ export function buildTheme(mode: ColorMode) {
       },
       shape: { borderRadius: 8 },
     },
-    ptBR,
+    MUI_LOCALES[language.slice(0, 2) as keyof typeof MUI_LOCALES] ?? ptBR,
   );
 }
 
 /** Light/dark theme with the green primary (spec §1); the choice is stored locally as `theme`. */
 export function AppThemeProvider({ children }: { children: ReactNode }) {
   const [mode, setMode] = useLocalStorage<ColorMode>("theme", "light");
-  const theme = useMemo(() => buildTheme(mode), [mode]);
+  const { i18n } = useTranslation();
+  const language = i18n.resolvedLanguage ?? i18n.language ?? "pt";
+  const theme = useMemo(() => buildTheme(mode, language), [mode, language]);
   const value = useMemo(() => ({ mode, toggle: () => setMode((m) => (m === "light" ? "dark" : "light")) }), [mode, setMode]);
   return (
     <ColorModeContext.Provider value={value}>

@@ -1,6 +1,7 @@
 import { enqueueSnackbar } from "notistack";
 import { describe, expect, it, vi } from "vitest";
 import { ApiError } from "../api/client";
+import i18n from "../app/i18n";
 import { errorText, toastError, translateValidation } from "./toastError";
 
 vi.mock("notistack", () => ({ enqueueSnackbar: vi.fn() }));
@@ -19,8 +20,10 @@ describe("toastError (spec §8)", () => {
     expect(errorText(new Error("Failed to fetch"))).toBe("Failed to fetch");
   });
 
-  it("falls back to 'An error occurred!'", () => {
-    expect(errorText(new ApiError(500, { error: "" }))).toBe("An error occurred!");
+  it("falls back to the generic text ('An error occurred!' in English)", async () => {
+    expect(errorText(new ApiError(500, { error: "" }))).toBe("Ocorreu um erro!");
+    expect(errorText(undefined)).toBe("Ocorreu um erro!");
+    await i18n.changeLanguage("en");
     expect(errorText(undefined)).toBe("An error occurred!");
   });
 
@@ -30,7 +33,8 @@ describe("toastError (spec §8)", () => {
   });
 
   it("passes the shared schema texts through i18n", () => {
-    expect(translateValidation("Too Short!")).toBe("Too Short!");
+    expect(translateValidation("Too Short!")).toBe("Muito curto!");
+    expect(translateValidation("Required")).toBe("Obrigatório");
     expect(translateValidation("Mensagem muito curta")).toBe("Mensagem muito curta");
     expect(translateValidation(undefined)).toBeUndefined();
   });

@@ -1,7 +1,10 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup, configure } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
-import "../app/i18n";
+import i18n from "../app/i18n";
+
+// jsdom's navigator says en-US; the suites read the Portuguese texts unless a test switches the language.
+void i18n.changeLanguage("pt");
 
 // The CI machine has 2 cores shared with other suites: allow slow renders before failing a findBy/waitFor.
 configure({ asyncUtilTimeout: 4000 });
@@ -44,4 +47,5 @@ afterEach(() => {
   cleanup();
   localStorage.clear();
   vi.unstubAllGlobals();
+  if (i18n.language !== "pt") void i18n.changeLanguage("pt");
 });

@@ -1,4 +1,3 @@
-import { can, isSuper } from "@balcao/shared";
 import { Collapse, List, ListItemButton, ListItemIcon, ListItemText, ListSubheader, Tooltip } from "@mui/material";
 import AccountTreeOutlined from "@mui/icons-material/AccountTreeOutlined";
 import AnnouncementOutlined from "@mui/icons-material/AnnouncementOutlined";
@@ -26,6 +25,7 @@ import { useTranslation } from "react-i18next";
 import { matchPath, NavLink, useLocation } from "react-router";
 import { useSession } from "../../features/auth/SessionProvider";
 import { ConnectionsMenuIcon } from "../../features/connections/ConnectionsMenuIcon";
+import { canOpenPathname } from "../pageAccess";
 import { MENU, type MenuEntry } from "./menu";
 import { useCampaignsVisible } from "./useCampaignsVisible";
 
@@ -64,11 +64,11 @@ export function MainMenu({ collapsed, onNavigate }: MainMenuProps) {
   const { user, logout } = useSession();
   const campaigns = useCampaignsVisible();
 
-  const visible = (entry: MenuEntry) => (!entry.superOnly || isSuper(user)) && (!entry.campaigns || campaigns.visible);
+  const visible = (entry: MenuEntry) => canOpenPathname(user, entry.to) && (!entry.campaigns || campaigns.visible);
 
   return (
     <List component="nav" aria-label={t("mainDrawer.navigation")} dense>
-      {MENU.filter((group) => !group.permission || can(user, group.permission)).map((group) => (
+      {MENU.filter((group) => group.items.some(visible)).map((group) => (
         <li key={group.title}>
           <List disablePadding dense>
             {!collapsed && <ListSubheader sx={{ lineHeight: "32px", bgcolor: "transparent" }}>{t(`mainDrawer.groups.${group.title}`)}</ListSubheader>}

@@ -4,13 +4,15 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSession } from "../../features/auth/SessionProvider";
 import { UserModal } from "../../features/users/UserModal";
+import { useLanguageMenuItems } from "./LanguageMenu";
 
-/** Profile menu: edit one's own user, log out. */
+/** Profile menu: edit one's own user, the interface language (issue 16), log out. */
 export function ProfileMenu() {
   const { t } = useTranslation();
   const { user, logout } = useSession();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [modalOpen, setModalOpen] = useState(false);
+  const languageItems = useLanguageMenuItems(() => setAnchor(null));
   return (
     <>
       <Tooltip title={t("topBar.profile")}>
@@ -33,6 +35,7 @@ export function ProfileMenu() {
         >
           {t("topBar.myProfile")}
         </MenuItem>
+        {languageItems}
         <MenuItem
           onClick={() => {
             setAnchor(null);

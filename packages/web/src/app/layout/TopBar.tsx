@@ -1,4 +1,4 @@
-import { formatDateBR, isAdmin } from "@balcao/shared";
+import { isAdmin } from "@balcao/shared";
 import { AppBar, Box, IconButton, Toolbar, Tooltip, Typography } from "@mui/material";
 import Brightness4 from "@mui/icons-material/Brightness4";
 import Brightness7 from "@mui/icons-material/Brightness7";
@@ -13,6 +13,7 @@ import { TicketsBell } from "../../features/tickets/TicketsBell";
 import { useColorMode } from "../theme";
 import { ProfileMenu } from "./ProfileMenu";
 import { VolumeControl } from "./VolumeControl";
+import { formatDate } from "../format";
 
 interface TopBarProps {
   drawerOpen: boolean;
@@ -38,7 +39,7 @@ export function TopBar({ drawerOpen, onToggleDrawer }: TopBarProps) {
           </Typography>
           {isAdmin(user) && dueDate && (
             <Typography variant="caption" component="p" noWrap>
-              {t("topBar.activeUntil", { date: formatDateBR(dueDate) })}
+              {t("topBar.activeUntil", { date: formatDate(dueDate) })}
             </Typography>
           )}
         </Box>

@@ -1,11 +1,8 @@
-import type { Permission } from "@balcao/shared";
-
 export interface MenuEntry {
   /** i18n key under mainDrawer.listItems */
   label: string;
   to: string;
   icon: string;
-  superOnly?: boolean;
   children?: MenuEntry[];
   /** Shown only when campaigns are enabled (spec §2). */
   campaigns?: boolean;
@@ -14,11 +11,14 @@ export interface MenuEntry {
 export interface MenuGroup {
   /** i18n key under mainDrawer.groups */
   title: string;
-  permission?: Permission;
   items: MenuEntry[];
 }
 
-/** Side menu groups of spec §2: Atendimento (everyone), Gerência and Administração (admin). */
+/**
+ * Side menu groups of spec §2: Atendimento (everyone), Gerência and Administração (admin). Who sees an entry is
+ * its page's PAGE_ACCESS level (@balcao/shared), the same table the router's guards use; a group without a
+ * visible entry is hidden.
+ */
 export const MENU: MenuGroup[] = [
   {
     title: "service",
@@ -36,12 +36,10 @@ export const MENU: MenuGroup[] = [
   },
   {
     title: "management",
-    permission: "dashboard:view",
     items: [{ label: "dashboard", to: "/", icon: "dashboard" }],
   },
   {
     title: "administration",
-    permission: "drawer-admin-items:view",
     items: [
       {
         label: "campaigns",
@@ -54,7 +52,7 @@ export const MENU: MenuGroup[] = [
           { label: "campaignsConfig", to: "/campaigns-config", icon: "settings" },
         ],
       },
-      { label: "announcements", to: "/announcements", icon: "announcements", superOnly: true },
+      { label: "announcements", to: "/announcements", icon: "announcements" },
       { label: "messagesApi", to: "/messages-api", icon: "api" },
       { label: "users", to: "/users", icon: "users" },
       { label: "queues", to: "/queues", icon: "queues" },

@@ -80,12 +80,12 @@ describe("FormDialog + useZodForm", () => {
     renderPage(<Harness save={save} />, session());
     expect(screen.getByTestId("shortcode-help")).toHaveTextContent("Sem a barra");
     await userEvent.click(screen.getByRole("button", { name: "Gravar" }));
-    expect(await screen.findByTestId("shortcode-help")).toHaveTextContent("Required");
-    expect(screen.getByTestId("message-help")).toHaveTextContent("Required");
+    expect(await screen.findByTestId("shortcode-help")).toHaveTextContent("Obrigatório");
+    expect(screen.getByTestId("message-help")).toHaveTextContent("Obrigatório");
     expect(screen.getByLabelText("Atalho")).toHaveAttribute("name", "shortcode");
     await fill("oi", "ok");
     await userEvent.click(screen.getByRole("button", { name: "Gravar" }));
-    await waitFor(() => expect(screen.getByTestId("shortcode-help")).toHaveTextContent("Too Short!"));
+    await waitFor(() => expect(screen.getByTestId("shortcode-help")).toHaveTextContent("Muito curto!"));
     expect(save).not.toHaveBeenCalled();
   });
 
@@ -116,12 +116,12 @@ describe("FormDialog + useZodForm", () => {
     renderPage(<Harness save={save} />, session());
     await fill("oi1", "abc");
     await userEvent.type(screen.getByLabelText("Atalho"), "{Enter}");
-    await waitFor(() => expect(screen.getByTestId("message-help")).toHaveTextContent("Too Short!"));
+    await waitFor(() => expect(screen.getByTestId("message-help")).toHaveTextContent("Muito curto!"));
     expect(screen.getByLabelText("Mensagem")).toHaveFocus();
     expect(screen.getByTestId("shortcode-help")).toHaveTextContent("Sem a barra");
     expect(screen.queryByText("Ignored")).not.toBeInTheDocument();
     // The toast carries the answer's text as well.
-    expect(await screen.findAllByText("Too Short!")).toHaveLength(2);
+    expect(await screen.findAllByText("Muito curto!")).toHaveLength(2);
     expect(screen.getByRole("dialog")).toBeInTheDocument();
   });
 

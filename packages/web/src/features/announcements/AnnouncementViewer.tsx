@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { useMediaBlobUrl } from "../messages/media";
 import { useMarkAnnouncementRead } from "./api";
 import { PRIORITY_KEYS, priorityColor } from "./priority";
+import { formatDateTime } from "../../app/format";
 
 interface AnnouncementViewerProps {
   announcement: AnnouncementDTO | null;
@@ -37,7 +38,7 @@ export function AnnouncementViewer({ announcement, onClose }: AnnouncementViewer
           </DialogTitle>
           <DialogContent dividers>
             <Typography variant="caption" color="text.secondary" component="p" sx={{ mb: 1.5 }}>
-              {new Date(announcement.createdAt).toLocaleString("pt-BR", { dateStyle: "short", timeStyle: "short" })}
+              {formatDateTime(announcement.createdAt)}
             </Typography>
             <Typography sx={{ whiteSpace: "pre-line", overflowWrap: "anywhere" }}>{announcement.text}</Typography>
             {announcement.mediaPath && <AnnouncementImage path={announcement.mediaPath} name={announcement.mediaName ?? ""} />}

@@ -8,6 +8,7 @@ import { uniqueById } from "../../components/uniqueById";
 import { useAnnouncementsFeed, useAnnouncementsRealtime } from "./api";
 import { AnnouncementViewer } from "./AnnouncementViewer";
 import { priorityColor } from "./priority";
+import { formatLocalDate } from "../../app/format";
 
 /**
  * Top-bar announcements (spec §2): a badge with the user's unread count; the popover lists the active
@@ -81,7 +82,7 @@ export function AnnouncementsPopover() {
                 secondary={
                   <>
                     <Box component="span" sx={{ display: "block" }}>
-                      {new Date(record.createdAt).toLocaleDateString("pt-BR")}
+                      {formatLocalDate(record.createdAt)}
                     </Box>
                     {record.text.length > 90 ? `${record.text.slice(0, 90)}…` : record.text}
                   </>

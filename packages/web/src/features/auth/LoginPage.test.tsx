@@ -12,7 +12,7 @@ describe("LoginPage", () => {
     const { calls } = mockFetch({});
     renderLogin();
     await userEvent.click(screen.getByRole("button", { name: "Entrar" }));
-    expect(await screen.findAllByText("Required")).toHaveLength(2);
+    expect(await screen.findAllByText("Obrigatório")).toHaveLength(2);
     expect(calls).toHaveLength(0);
   });
 

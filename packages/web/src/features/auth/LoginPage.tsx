@@ -1,4 +1,4 @@
-import { formatDateBR, isBillingOnly, loginBody } from "@balcao/shared";
+import { isBillingOnly, loginBody } from "@balcao/shared";
 import { format } from "date-fns";
 import { Box, TextField } from "@mui/material";
 import { enqueueSnackbar } from "notistack";
@@ -10,6 +10,7 @@ import { toastError } from "../../components/toastError";
 import { AuthActions, AuthLayout } from "./AuthLayout";
 import { useSession } from "./SessionProvider";
 import { subscriptionDaysLeft } from "./subscriptionWarning";
+import { formatDate } from "../../app/format";
 
 export default function LoginPage() {
   const { t } = useTranslation();
@@ -22,7 +23,7 @@ export default function LoginPage() {
       const user = await login(values);
       // An expired company's admin may still log in, to pay (issue 13).
       if (isBillingOnly(user, format(new Date(), "yyyy-MM-dd"))) {
-        enqueueSnackbar(t("billing.expired.loginToast", { date: formatDateBR(user.company.dueDate!) }), { variant: "warning" });
+        enqueueSnackbar(t("billing.expired.loginToast", { date: formatDate(user.company.dueDate!) }), { variant: "warning" });
         navigate("/financeiro", { replace: true });
         return;
       }
@@ -34,7 +35,7 @@ export default function LoginPage() {
       toast: (err) => {
         if (err instanceof ApiError && err.code === "ERR_SUBSCRIPTION_EXPIRED") {
           const dueDate = err.body.meta?.dueDate;
-          enqueueSnackbar(t("auth.subscriptionExpired", { date: dueDate ? formatDateBR(String(dueDate)) : "" }), { variant: "error" });
+          enqueueSnackbar(t("auth.subscriptionExpired", { date: dueDate ? formatDate(String(dueDate)) : "" }), { variant: "error" });
         } else toastError(err);
       },
     },

@@ -1,4 +1,4 @@
-import { formatDateBR, isBillingOnly, type AuthResponse, type LoginBody, type UserDTO } from "@balcao/shared";
+import { isBillingOnly, type AuthResponse, type LoginBody, type UserDTO } from "@balcao/shared";
 import { format } from "date-fns";
 import { useQueryClient } from "@tanstack/react-query";
 import { enqueueSnackbar } from "notistack";
@@ -6,6 +6,8 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { useTranslation } from "react-i18next";
 import { api } from "../../api/client";
 import { sessionStore } from "../../api/session";
+import { changeLanguage, currentLanguage } from "../../app/i18n";
+import { formatDate } from "../../app/format";
 
 export interface SessionContextValue {
   user: UserDTO | null;
@@ -51,7 +53,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         queryClient.clear();
         if (reason === "subscriptionExpired") {
           const dueDate = body?.meta?.dueDate;
-          enqueueSnackbar(t("auth.subscriptionExpired", { date: dueDate ? formatDateBR(String(dueDate)) : "" }), { variant: "error" });
+          enqueueSnackbar(t("auth.subscriptionExpired", { date: dueDate ? formatDate(String(dueDate)) : "" }), { variant: "error" });
         }
       }),
     [queryClient, t],
@@ -68,6 +70,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     await api.delete("/auth/logout").catch(() => undefined);
     sessionStore.end("logout");
   }, []);
+
+  // The language the user picked on any device (issue 16) replaces this browser's default once known.
+  const language = user?.language ?? null;
+  useEffect(() => {
+    if (language && language !== currentLanguage()) void changeLanguage(language);
+  }, [language]);
 
   // The API client keeps a billing-only session on 402s instead of ending it.
   useEffect(() => sessionStore.setBillingOnly(isBillingOnly(user, format(new Date(), "yyyy-MM-dd"))), [user]);

@@ -19,16 +19,16 @@ describe("SignupPage", () => {
     const { calls } = mockFetch({ "GET /api/plans/list": () => jsonResponse(200, plans) });
     renderPage(<SignupPage />, { path: "/signup" });
     await userEvent.click(screen.getByRole("button", { name: "Cadastrar" }));
-    expect(await screen.findAllByText("Required")).toHaveLength(4); // name, email, password, plan
+    expect(await screen.findAllByText("Obrigatório")).toHaveLength(4); // name, email, password, plan
     await userEvent.type(screen.getByLabelText("Nome da empresa"), "A");
     await userEvent.type(screen.getByLabelText("E-mail"), "not-an-email");
     await userEvent.type(screen.getByLabelText("Senha"), "1234");
     await userEvent.click(screen.getByRole("button", { name: "Cadastrar" }));
-    expect(await screen.findAllByText("Too Short!")).toHaveLength(2);
-    expect(screen.getByText("Invalid email")).toBeInTheDocument();
+    expect(await screen.findAllByText("Muito curto!")).toHaveLength(2);
+    expect(screen.getByText("E-mail inválido")).toBeInTheDocument();
     await userEvent.type(screen.getByLabelText("Nome da empresa"), "x".repeat(60));
     await userEvent.click(screen.getByRole("button", { name: "Cadastrar" }));
-    expect(await screen.findByText("Too Long!")).toBeInTheDocument();
+    expect(await screen.findByText("Muito longo!")).toBeInTheDocument();
     expect(calls.filter((c) => c.method === "POST")).toHaveLength(0);
   });
 

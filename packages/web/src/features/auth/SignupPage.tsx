@@ -1,4 +1,4 @@
-import { formatBRL, signupBody, type PlanDTO, type SignupResponse } from "@balcao/shared";
+import { signupBody, type PlanDTO, type SignupResponse } from "@balcao/shared";
 import { Box, MenuItem, TextField } from "@mui/material";
 import { useQuery } from "@tanstack/react-query";
 import { enqueueSnackbar } from "notistack";
@@ -11,6 +11,7 @@ import { queryKeys } from "../../api/queryKeys";
 import { useZodForm } from "../../components/form/useZodForm";
 import { errorText } from "../../components/toastError";
 import { AuthActions, AuthLayout } from "./AuthLayout";
+import { formatMoney } from "../../app/format";
 
 export default function SignupPage() {
   const { t } = useTranslation();
@@ -79,7 +80,7 @@ export default function SignupPage() {
                     users: plan.users,
                     connections: plan.connections,
                     queues: plan.queues,
-                    price: formatBRL(plan.value),
+                    price: formatMoney(plan.value),
                   })}
                 </MenuItem>
               ))}

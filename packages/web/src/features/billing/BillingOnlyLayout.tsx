@@ -1,9 +1,9 @@
-import { formatDateBR } from "@balcao/shared";
 import { AppBar, Box, Button, Tab, Tabs, Toolbar, Typography } from "@mui/material";
 import Logout from "@mui/icons-material/Logout";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, Outlet, useLocation } from "react-router";
 import { useSession } from "../auth/SessionProvider";
+import { formatDate } from "../../app/format";
 
 /**
  * The shell of a billing-only session (an expired company's admin): finance and subscription pages and
@@ -24,7 +24,7 @@ export function BillingOnlyLayout() {
             </Typography>
             {user?.company?.dueDate && (
               <Typography variant="caption" component="p" noWrap>
-                {t("billing.expired.title")} — {formatDateBR(user.company.dueDate)}
+                {t("billing.expired.title")} — {formatDate(user.company.dueDate)}
               </Typography>
             )}
           </Box>

@@ -1,4 +1,4 @@
-import { checkoutAddressSchema, formatBRL, formatDateBR, type CheckoutAddress, type InvoiceDTO, type PixChargeDTO } from "@balcao/shared";
+import { checkoutAddressSchema, type CheckoutAddress, type InvoiceDTO, type PixChargeDTO } from "@balcao/shared";
 import { zodResolver } from "@hookform/resolvers/zod";
 import {
   Box,
@@ -27,6 +27,7 @@ import { toastError, translateValidation } from "../../components/toastError";
 import { useSession } from "../auth/SessionProvider";
 import { PixPayment } from "./PixPayment";
 import { useCheckout, usePlans } from "./api";
+import { formatDate, formatMoney } from "../../app/format";
 
 /** Spec §4: steps 0 Dados, 1 Personalizar, 2 Revisar; the dialog opens on step 1. */
 const STEPS = ["data", "customize", "review"] as const;
@@ -65,7 +66,7 @@ export function CheckoutDialog({ open, invoice, onClose }: CheckoutDialogProps) 
   }, [open, invoice?.id]);
 
   if (!invoice) return null;
-  const total = formatBRL(invoice.value);
+  const total = formatMoney(invoice.value);
 
   const pay = async () => {
     try {
@@ -114,7 +115,7 @@ export function CheckoutDialog({ open, invoice, onClose }: CheckoutDialogProps) 
                 <Typography variant="body2">{t("billing.checkout.plan.users", { count: plan.users })}</Typography>
                 <Typography variant="body2">{t("billing.checkout.plan.connections", { count: plan.connections })}</Typography>
                 <Typography variant="body2">{t("billing.checkout.plan.queues", { count: plan.queues })}</Typography>
-                <Typography variant="body2">{t("billing.checkout.plan.monthly", { value: formatBRL(plan.value) })}</Typography>
+                <Typography variant="body2">{t("billing.checkout.plan.monthly", { value: formatMoney(plan.value) })}</Typography>
               </>
             )}
             <Typography variant="body2">
@@ -142,7 +143,7 @@ export function CheckoutDialog({ open, invoice, onClose }: CheckoutDialogProps) 
           {t("billing.checkout.review.invoice")}: #{invoice.id} — {invoice.detail}
         </Typography>
         <Typography>
-          {t("billing.checkout.review.dueDate")}: {formatDateBR(invoice.dueDate)}
+          {t("billing.checkout.review.dueDate")}: {formatDate(invoice.dueDate)}
         </Typography>
         <Typography variant="h6" sx={{ mt: 1 }}>
           {t("billing.checkout.review.total")}: {total}

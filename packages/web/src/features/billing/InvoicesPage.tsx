@@ -1,4 +1,4 @@
-import { formatBRL, formatDateBR, invoiceDisplayStatus, isSuper, type InvoiceDTO } from "@balcao/shared";
+import { invoiceDisplayStatus, isSuper, type InvoiceDTO } from "@balcao/shared";
 import { Alert, Box, Button, Chip } from "@mui/material";
 import { format } from "date-fns";
 import { useState } from "react";
@@ -10,6 +10,7 @@ import { CheckoutDialog } from "./CheckoutDialog";
 import { PlatformInvoices } from "./PlatformInvoices";
 import { useInvoicesList } from "./api";
 import { useBillingOnly } from "./billingOnly";
+import { formatDate, formatMoney } from "../../app/format";
 
 const STATUS_COLOR = { paid: "success", overdue: "error", open: "warning" } as const;
 
@@ -27,7 +28,7 @@ export default function InvoicesPage() {
     <Box sx={{ display: "flex", flexDirection: "column", height: "100%", gap: 2 }}>
       {billingOnly && user?.company.dueDate && (
         <Alert severity="error" data-testid="billing-expired">
-          {t("billing.expired.message", { date: formatDateBR(user.company.dueDate) })}
+          {t("billing.expired.message", { date: formatDate(user.company.dueDate) })}
         </Alert>
       )}
       <Box sx={{ flex: 1, minHeight: 0 }}>
@@ -48,8 +49,8 @@ export default function InvoicesPage() {
           columns={[
             { header: t("billing.invoices.table.id"), cell: (invoice) => invoice.id },
             { header: t("billing.invoices.table.detail"), cell: (invoice) => invoice.detail },
-            { header: t("billing.invoices.table.value"), cell: (invoice) => formatBRL(invoice.value) },
-            { header: t("billing.invoices.table.dueDate"), cell: (invoice) => formatDateBR(invoice.dueDate) },
+            { header: t("billing.invoices.table.value"), cell: (invoice) => formatMoney(invoice.value) },
+            { header: t("billing.invoices.table.dueDate"), cell: (invoice) => formatDate(invoice.dueDate) },
             {
               header: t("billing.invoices.table.status"),
               cell: (invoice) => {

@@ -1,10 +1,11 @@
-import { COPY_CONFIRMATION_MS, formatBRL, type PaymentEventPayload, type PixChargeDTO } from "@balcao/shared";
+import { COPY_CONFIRMATION_MS, type PaymentEventPayload, type PixChargeDTO } from "@balcao/shared";
 import { Alert, Box, Button, CircularProgress, Stack, TextField, Typography } from "@mui/material";
 import ContentCopy from "@mui/icons-material/ContentCopy";
 import { QRCodeSVG } from "qrcode.react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSocketEvent } from "../../api/SocketProvider";
+import { formatMoney } from "../../app/format";
 
 /** The Pix to pay (spec §2): total in R$, the QR code of the copy-and-paste code, a copy button, instructions. */
 export function PixPayment({ charge }: { charge: PixChargeDTO }) {
@@ -16,7 +17,7 @@ export function PixPayment({ charge }: { charge: PixChargeDTO }) {
   });
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
-  const total = formatBRL(Number(charge.valor.original));
+  const total = formatMoney(Number(charge.valor.original));
   const code = charge.qrcode.qrcode;
 
   const copy = async () => {

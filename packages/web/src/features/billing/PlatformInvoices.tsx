@@ -1,4 +1,4 @@
-import { formatBRL, formatDateBR, type PlatformInvoiceDTO } from "@balcao/shared";
+import { type PlatformInvoiceDTO } from "@balcao/shared";
 import { Button, Paper, Table, TableBody, TableCell, TableHead, TableRow, Typography } from "@mui/material";
 import { enqueueSnackbar } from "notistack";
 import { useState } from "react";
@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { toastError } from "../../components/toastError";
 import { useConfirmPayment, usePlatformInvoices } from "./api";
+import { formatDate, formatMoney } from "../../app/format";
 
 /** Super users: open invoices of every company, to confirm a static Pix received on the platform's key. */
 export function PlatformInvoices() {
@@ -47,8 +48,8 @@ export function PlatformInvoices() {
             <TableRow key={invoice.id}>
               <TableCell>{invoice.id}</TableCell>
               <TableCell>{invoice.companyName}</TableCell>
-              <TableCell>{formatBRL(invoice.value)}</TableCell>
-              <TableCell>{formatDateBR(invoice.dueDate)}</TableCell>
+              <TableCell>{formatMoney(invoice.value)}</TableCell>
+              <TableCell>{formatDate(invoice.dueDate)}</TableCell>
               <TableCell align="center">
                 <Button size="small" onClick={() => setSelected(invoice)}>
                   {t("billing.platform.confirm")}

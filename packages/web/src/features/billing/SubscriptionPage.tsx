@@ -1,4 +1,4 @@
-import { daysUntil, formatDateBR, type InvoiceDTO } from "@balcao/shared";
+import { daysUntil, type InvoiceDTO } from "@balcao/shared";
 import { Box, Button, Paper, Stack, TextField, Typography } from "@mui/material";
 import { format } from "date-fns";
 import { useMemo, useState } from "react";
@@ -7,6 +7,7 @@ import { PageHeader } from "../../components/PageHeader";
 import { useSession } from "../auth/SessionProvider";
 import { CheckoutDialog } from "./CheckoutDialog";
 import { useInvoicesList } from "./api";
+import { formatDate } from "../../app/format";
 
 /** Assinatura (/subscription, spec §2): read-only trial message, billing email, 'Assine Agora!' opening checkout. */
 export default function SubscriptionPage() {
@@ -25,9 +26,9 @@ export default function SubscriptionPage() {
   const daysLeft = trial ? daysUntil(trial, today) : null;
 
   let status: string;
-  if (trial && daysLeft !== null && daysLeft >= 0) status = t("billing.subscription.trial", { count: daysLeft, date: formatDateBR(trial) });
-  else if (trial) status = t("billing.subscription.trialEnded", { date: formatDateBR(trial) });
-  else status = company?.dueDate ? t("billing.subscription.active", { date: formatDateBR(company.dueDate) }) : "";
+  if (trial && daysLeft !== null && daysLeft >= 0) status = t("billing.subscription.trial", { count: daysLeft, date: formatDate(trial) });
+  else if (trial) status = t("billing.subscription.trialEnded", { date: formatDate(trial) });
+  else status = company?.dueDate ? t("billing.subscription.active", { date: formatDate(company.dueDate) }) : "";
 
   return (
     <Box>

@@ -1,5 +1,4 @@
 import {
-  formatDateBR,
   PAYMENT_REDIRECT_MS,
   type CheckoutBody,
   type InvoiceListResponse,
@@ -17,6 +16,7 @@ import { api } from "../../api/client";
 import { useSocketEvent } from "../../api/SocketProvider";
 import { usePagedQuery } from "../../components/list/useListData";
 import { useSession } from "../auth/SessionProvider";
+import { formatDate } from "../../app/format";
 
 export const billingKeys = {
   all: ["billing"] as const,
@@ -75,7 +75,7 @@ export function usePaymentRealtime(): void {
     if (event.action !== "CONCLUIDA") return;
     void queryClient.invalidateQueries({ queryKey: billingKeys.all });
     const dueDate = event.company?.dueDate ?? null;
-    enqueueSnackbar(t("billing.toasts.renewed", { date: dueDate ? formatDateBR(dueDate) : "" }), { variant: "success" });
+    enqueueSnackbar(t("billing.toasts.renewed", { date: dueDate ? formatDate(dueDate) : "" }), { variant: "success" });
     clearTimeout(timer.current);
     timer.current = setTimeout(() => {
       const current = userRef.current;

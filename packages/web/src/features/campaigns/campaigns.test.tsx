@@ -159,14 +159,14 @@ describe("CampaignModal", () => {
     expect(screen.getByRole("dialog", { name: "Nova campanha" })).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole("button", { name: "Adicionar" }));
-    expect(await screen.findByText("Required")).toBeInTheDocument();
+    expect(await screen.findByText("Obrigatório")).toBeInTheDocument();
     await userEvent.type(screen.getByRole("textbox", { name: /Nome/ }), "A");
     await userEvent.click(screen.getByRole("button", { name: "Adicionar" }));
-    expect(await screen.findByText("Too Short!")).toBeInTheDocument();
+    expect(await screen.findByText("Muito curto!")).toBeInTheDocument();
     await userEvent.clear(screen.getByRole("textbox", { name: /Nome/ }));
     await userEvent.type(screen.getByRole("textbox", { name: /Nome/ }), "x".repeat(51));
     await userEvent.click(screen.getByRole("button", { name: "Adicionar" }));
-    expect(await screen.findByText("Too Long!")).toBeInTheDocument();
+    expect(await screen.findByText("Muito longo!")).toBeInTheDocument();
     await userEvent.clear(screen.getByRole("textbox", { name: /Nome/ }));
     await userEvent.type(screen.getByRole("textbox", { name: /Nome/ }), "Natal");
 

@@ -3,7 +3,8 @@ import { Badge, Box, Button, IconButton, List, ListItemButton, ListItemText, Pap
 import Add from "@mui/icons-material/Add";
 import DeleteOutline from "@mui/icons-material/DeleteOutlined";
 import EditOutlined from "@mui/icons-material/EditOutlined";
-import { format, isToday } from "date-fns";
+import { isToday } from "date-fns";
+import { formatLocalDate, formatTime } from "../../app/format";
 import { useTranslation } from "react-i18next";
 import { EmptyState } from "../../components/EmptyState";
 import { InfiniteScrollArea } from "../../components/InfiniteScrollArea";
@@ -14,7 +15,7 @@ import { useSession } from "../auth/SessionProvider";
 
 export const chatTime = (iso: string) => {
   const date = new Date(iso);
-  return isToday(date) ? format(date, "HH:mm") : format(date, "dd/MM/yyyy");
+  return isToday(date) ? formatTime(date) : formatLocalDate(date);
 };
 
 interface ChatListProps {

@@ -2,7 +2,7 @@ import { CHAT_LOAD_OLDER_PX, type ChatDTO, type ChatMessageDTO } from "@balcao/s
 import { Box, Button, CircularProgress, IconButton, Paper, TextField, Tooltip, Typography } from "@mui/material";
 import ArrowBack from "@mui/icons-material/ArrowBack";
 import Send from "@mui/icons-material/Send";
-import { format } from "date-fns";
+import { formatDateTime } from "../../app/format";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type UIEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { EmptyState } from "../../components/EmptyState";
@@ -200,7 +200,7 @@ function Bubble({ message, mine, unknownSender }: { message: ChatMessageDTO; min
           <MessageText text={message.message} tickets={message.tickets} />
         </Typography>
         <Typography variant="caption" color="text.secondary" component="p" sx={{ textAlign: "right" }}>
-          {format(new Date(message.createdAt), "dd/MM/yyyy HH:mm")}
+          {formatDateTime(message.createdAt)}
         </Typography>
       </Paper>
     </Box>

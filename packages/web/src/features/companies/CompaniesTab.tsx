@@ -1,4 +1,4 @@
-import { addRecurrence, formatDateBR, todayIn, type CompanyDTO } from "@balcao/shared";
+import { addRecurrence, todayIn, type CompanyDTO } from "@balcao/shared";
 import { Chip, useTheme } from "@mui/material";
 import EventRepeat from "@mui/icons-material/EventRepeat";
 import ToggleOffOutlined from "@mui/icons-material/ToggleOffOutlined";
@@ -16,6 +16,7 @@ import { CompanyModal } from "./CompanyModal";
 import { CompanySettingsDialog } from "./CompanySettingsDialog";
 import { companyTone, toneBackground } from "./dueDateTone";
 import { withSpecFailure } from "./specFailure";
+import { formatDate } from "../../app/format";
 
 /** The next due date of '+ Vencimento': one recurrence span after the current one (today when there is none). */
 export function nextDueDate(company: Pick<CompanyDTO, "dueDate" | "recurrence" | "timeZone">, now: Date = new Date()): string {
@@ -52,7 +53,7 @@ export function CompaniesTab() {
 
   const extend = (company: CompanyDTO) => {
     const dueDate = nextDueDate(company);
-    void change(company, { dueDate }, t("companies.toasts.extended", { name: company.name, date: formatDateBR(dueDate) }));
+    void change(company, { dueDate }, t("companies.toasts.extended", { name: company.name, date: formatDate(dueDate) }));
   };
 
   return (
@@ -91,7 +92,7 @@ export function CompaniesTab() {
           header: t("companies.table.dueDate"),
           align: "center",
           cellProps: { "data-testid": "company-due-date" },
-          cell: (c) => (c.dueDate ? formatDateBR(c.dueDate) : "—"),
+          cell: (c) => (c.dueDate ? formatDate(c.dueDate) : "—"),
         },
         { header: t("companies.table.recurrence"), align: "center", cell: (c) => t(`companies.recurrence.${c.recurrence}`) },
       ]}
@@ -103,7 +104,7 @@ export function CompaniesTab() {
             { kind: "edit", label: t("companies.actions.edit", { name: company.name }), onClick: () => dialog.openEdit(company) },
             {
               label: t("companies.actions.extend", { name: company.name }),
-              tooltip: t("companies.actions.extendTooltip", { date: formatDateBR(nextDueDate(company)) }),
+              tooltip: t("companies.actions.extendTooltip", { date: formatDate(nextDueDate(company)) }),
               icon: <EventRepeat fontSize="small" color={busy ? "disabled" : "primary"} />,
               onClick: () => !busy && extend(company),
             },

@@ -30,7 +30,7 @@ describe("ConnectionModal", () => {
     const dialog = await screen.findByRole("dialog", { name: "Adicionar WhatsApp" });
     await userEvent.type(within(dialog).getByRole("textbox", { name: /Nome/ }), "A");
     await userEvent.click(within(dialog).getByRole("button", { name: "Adicionar" }));
-    expect(await within(dialog).findByText("Too Short!")).toBeInTheDocument();
+    expect(await within(dialog).findByText("Muito curto!")).toBeInTheDocument();
     expect(calls.some((c) => c.method === "POST")).toBe(false);
 
     await userEvent.type(within(dialog).getByRole("textbox", { name: /Nome/ }), "tendimento");

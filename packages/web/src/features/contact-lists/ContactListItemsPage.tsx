@@ -1,4 +1,4 @@
-import type { ContactListItemDTO } from "@balcao/shared";
+import { formatPhoneNumber, type ContactListItemDTO } from "@balcao/shared";
 import { Button, Tooltip } from "@mui/material";
 import ArrowBack from "@mui/icons-material/ArrowBack";
 import CheckCircle from "@mui/icons-material/CheckCircle";
@@ -84,7 +84,7 @@ export default function ContactListItemsPage() {
       columns={[
         { header: t("contactListItems.table.whatsapp"), align: "center", cell: (row) => <ValidityIcon valid={row.isWhatsappValid} /> },
         { header: t("contactListItems.table.name"), cell: (row) => row.name },
-        { header: t("contactListItems.table.number"), cell: (row) => row.number },
+        { header: t("contactListItems.table.number"), cell: (row) => formatPhoneNumber(row.number) },
         { header: t("contactListItems.table.email"), cell: (row) => row.email },
       ]}
       rowActions={{

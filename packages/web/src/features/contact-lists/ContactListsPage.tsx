@@ -10,6 +10,7 @@ import { useListSearch, usePagedList } from "../../components/list/useListData";
 import { toastError } from "../../components/toastError";
 import { downloadSample, useContactLists, useContactListsRealtime, useDeleteContactList } from "./api";
 import { ContactListModal } from "./ContactListModal";
+import { formatNumber } from "../../app/format";
 
 /** Contact lists /contact-lists (spec §2): name, contacts count, sample spreadsheet, open items, edit, delete, search, add. */
 export default function ContactListsPage() {
@@ -51,7 +52,7 @@ export default function ContactListsPage() {
           header: t("contactLists.table.contacts"),
           align: "center",
           cellProps: { "data-testid": "contact-list-count" },
-          cell: (row) => row.contactsCount.toLocaleString("pt-BR"),
+          cell: (row) => formatNumber(row.contactsCount),
         },
       ]}
       rowActions={{

@@ -85,7 +85,7 @@ describe("ContactListsPage", () => {
     const dialog = await screen.findByRole("dialog", { name: "Nova lista de contatos" });
     await userEvent.type(within(dialog).getByLabelText("Nome"), "A");
     await userEvent.click(within(dialog).getByRole("button", { name: "Adicionar" }));
-    expect(await within(dialog).findByText("Too Short!")).toBeInTheDocument();
+    expect(await within(dialog).findByText("Muito curto!")).toBeInTheDocument();
     expect(calls.some((c) => c.method === "POST")).toBe(false);
     await userEvent.type(within(dialog).getByLabelText("Nome"), "ntigos");
     await userEvent.click(within(dialog).getByRole("button", { name: "Adicionar" }));
@@ -195,8 +195,8 @@ describe("ContactListItemsPage", () => {
     const dialog = await screen.findByRole("dialog", { name: "Novo contato" });
     await userEvent.type(within(dialog).getByLabelText("Número"), "123");
     await userEvent.click(within(dialog).getByRole("button", { name: "Adicionar" }));
-    expect(await within(dialog).findByText("Required")).toBeInTheDocument();
-    expect(within(dialog).getByText("Too Short!")).toBeInTheDocument();
+    expect(await within(dialog).findByText("Obrigatório")).toBeInTheDocument();
+    expect(within(dialog).getByText("Muito curto!")).toBeInTheDocument();
     expect(calls.some((c) => c.method === "POST")).toBe(false);
 
     await userEvent.type(within(dialog).getByLabelText("Nome"), "Ana Souza");

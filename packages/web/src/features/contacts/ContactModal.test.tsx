@@ -14,21 +14,21 @@ describe("ContactModal", () => {
     const name = screen.getByLabelText("Nome");
     expect(name).toHaveFocus();
     await userEvent.click(screen.getByRole("button", { name: "Adicionar" }));
-    expect(await screen.findAllByText("Required")).toHaveLength(2);
+    expect(await screen.findAllByText("Obrigatório")).toHaveLength(2);
 
     await userEvent.type(name, "A");
     await userEvent.type(screen.getByLabelText("Número do WhatsApp"), "1234");
     await userEvent.type(screen.getByLabelText("E-mail"), "maria@");
     await userEvent.click(screen.getByRole("button", { name: "Adicionar" }));
-    expect(await screen.findAllByText("Too Short!")).toHaveLength(2);
-    expect(screen.getByText("Invalid email")).toBeInTheDocument();
+    expect(await screen.findAllByText("Muito curto!")).toHaveLength(2);
+    expect(screen.getByText("E-mail inválido")).toBeInTheDocument();
 
     await userEvent.clear(screen.getByLabelText("Número do WhatsApp"));
     await userEvent.type(screen.getByLabelText("Número do WhatsApp"), "abcdefghij");
     await userEvent.type(name, "x".repeat(60));
     await userEvent.click(screen.getByRole("button", { name: "Adicionar" }));
     expect(await screen.findByText("Número inválido")).toBeInTheDocument();
-    expect(screen.getByText("Too Long!")).toBeInTheDocument();
+    expect(screen.getByText("Muito longo!")).toBeInTheDocument();
     expect(calls).toHaveLength(0);
   });
 
@@ -49,7 +49,7 @@ describe("ContactModal", () => {
     await userEvent.type(screen.getByLabelText("Nome"), "Maria Souza");
     await userEvent.type(screen.getByLabelText("Número do WhatsApp"), "(11) 98765-4321");
     await userEvent.click(screen.getByRole("button", { name: "Adicionar" }));
-    expect(await within(rows[1]!).findByText("Required")).toBeInTheDocument();
+    expect(await within(rows[1]!).findByText("Obrigatório")).toBeInTheDocument();
     expect(calls).toHaveLength(0);
 
     await userEvent.click(screen.getByRole("button", { name: "Remover informação 2" }));

@@ -25,6 +25,8 @@ import { LoadingState } from "../../components/LoadingState";
 import { PageHeader } from "../../components/PageHeader";
 import { toastError } from "../../components/toastError";
 import { groupByLane, useKanbanBoard, useKanbanLanes, useKanbanRealtime, useMoveCard, type Lane } from "./api";
+import { formatNumber } from "../../app/format";
+import { stripWhatsApp } from "../messages/whatsappFormat";
 
 /** Cards have a fixed height so each lane renders only those in view (5,000 cards stay smooth). */
 export const CARD_HEIGHT = 148;
@@ -206,7 +208,7 @@ function LaneColumn({ laneId, lane, title, cards, lanes, activeId, onMove, laneN
         </Typography>
         <Chip
           size="small"
-          label={cards.length.toLocaleString("pt-BR")}
+          label={formatNumber(cards.length)}
           aria-label={t("kanban.count", { count: cards.length })}
           data-testid="kanban-lane-count"
         />
@@ -384,7 +386,7 @@ function CardBody({
           color="text.secondary"
           sx={{ overflow: "hidden", display: "-webkit-box", WebkitLineClamp: 2, WebkitBoxOrient: "vertical", wordBreak: "break-word" }}
         >
-          {card.lastMessage}
+          {stripWhatsApp(card.lastMessage)}
         </Typography>
       </CardContent>
       <CardActions sx={{ pt: 0, px: 1.5, pb: 1 }}>

@@ -2,7 +2,7 @@ import type { MessageDTO, TicketDTO } from "@balcao/shared";
 import { Box, Button, Chip, CircularProgress, IconButton, Menu, MenuItem, Paper, Typography } from "@mui/material";
 import ExpandMore from "@mui/icons-material/ExpandMore";
 import Replay from "@mui/icons-material/Replay";
-import { format } from "date-fns";
+import { formatTime } from "../../app/format";
 import { enqueueSnackbar } from "notistack";
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type UIEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -35,7 +35,7 @@ interface BubbleProps {
 const Bubble = memo(function Bubble({ message, readOnly, onMenu, onRetry, onStartTicket }: BubbleProps) {
   const { t } = useTranslation();
   const mine = message.fromMe;
-  const time = format(new Date(message.createdAt), "HH:mm");
+  const time = formatTime(message.createdAt);
   const failed = message.status === "failed";
   return (
     <Box

@@ -4,7 +4,7 @@
  * adjacent messages (the conversation spans the contact's tickets on the connection).
  */
 import type { MessageDTO } from "@balcao/shared";
-import { format } from "date-fns";
+import { formatLocalDate } from "../../app/format";
 
 export type TimelineItem =
   | { kind: "date"; key: string; label: string }
@@ -14,7 +14,7 @@ export type TimelineItem =
 
 export function dayLabel(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? "" : format(date, "dd/MM/yyyy");
+  return formatLocalDate(date);
 }
 
 export function buildTimeline(messages: MessageDTO[]): TimelineItem[] {

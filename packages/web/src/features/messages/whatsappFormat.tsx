@@ -78,6 +78,23 @@ export function formatWhatsApp(text: string): ReactNode[] {
   return out;
 }
 
+const FORMAT_RE_GLOBAL = new RegExp(FORMAT_RE.source, "gu");
+
+/**
+ * The plain text of a formatted body, for one-line previews (ticket list, bell, Kanban cards; issue 16):
+ * "*Demo Admin:* _oi_" → "Demo Admin: oi". Only the markers the bubbles would render are removed.
+ */
+export function stripWhatsApp(text: string): string {
+  let out = text;
+  // Nested markers (*_both_*) come off one layer per pass; a body has few layers.
+  for (let pass = 0; pass < 5; pass++) {
+    const next = out.replace(FORMAT_RE_GLOBAL, (_whole, _marker: string, inner: string) => inner);
+    if (next === out) break;
+    out = next;
+  }
+  return out;
+}
+
 export function WhatsAppText({ text }: { text: string }) {
   return <>{formatWhatsApp(text)}</>;
 }

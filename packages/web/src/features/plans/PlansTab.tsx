@@ -1,10 +1,11 @@
-import { formatBRL, type PlanWithUsageDTO } from "@balcao/shared";
+import { type PlanWithUsageDTO } from "@balcao/shared";
 import { useTranslation } from "react-i18next";
 import { ListPage, useRecordDialog } from "../../components/list/ListPage";
 import { queryList } from "../../components/list/useListData";
 import { withSpecFailure } from "../companies/specFailure";
 import { useDeletePlan, usePlansAll } from "./api";
 import { PlanModal } from "./PlanModal";
+import { formatMoney } from "../../app/format";
 
 /** Settings › Planos (super users): every plan with its limits, price and how many companies use it. */
 export function PlansTab() {
@@ -25,7 +26,7 @@ export function PlansTab() {
         { header: t("plans.table.users"), align: "center", cell: (plan) => plan.users },
         { header: t("plans.table.connections"), align: "center", cell: (plan) => plan.connections },
         { header: t("plans.table.queues"), align: "center", cell: (plan) => plan.queues },
-        { header: t("plans.table.value"), align: "right", cell: (plan) => formatBRL(plan.value) },
+        { header: t("plans.table.value"), align: "right", cell: (plan) => formatMoney(plan.value) },
         { header: t("plans.table.companies"), align: "center", cell: (plan) => plan.companiesCount },
       ]}
       rowActions={{

@@ -30,10 +30,10 @@ describe("QueueModal", () => {
     expect(within(dialog).getByLabelText("Nome")).toHaveFocus();
 
     await userEvent.click(within(dialog).getByRole("button", { name: "Salvar" }));
-    expect(await within(dialog).findAllByText("Required")).toHaveLength(2);
+    expect(await within(dialog).findAllByText("Obrigatório")).toHaveLength(2);
     await userEvent.type(within(dialog).getByLabelText("Nome"), "V{Enter}");
-    expect(await within(dialog).findByText("Too Short!")).toBeInTheDocument();
-    expect(within(dialog).getByText("Required")).toBeInTheDocument();
+    expect(await within(dialog).findByText("Muito curto!")).toBeInTheDocument();
+    expect(within(dialog).getByText("Obrigatório")).toBeInTheDocument();
     expect(calls.some((c) => c.method === "POST")).toBe(false);
   }, 30_000);
 
@@ -51,7 +51,7 @@ describe("QueueModal", () => {
     await userEvent.paste("Olá!");
     await userEvent.click(screen.getByRole("button", { name: "Salvar" }));
 
-    expect(await screen.findByText("Queue saved successfully")).toBeInTheDocument();
+    expect(await screen.findByText("Fila salva com sucesso")).toBeInTheDocument();
     expect(calls.find((c) => c.method === "POST")?.body).toEqual({
       name: "Vendas",
       color: COLOR_PALETTE[13],
@@ -96,7 +96,7 @@ describe("QueueModal", () => {
     expect(screen.getByLabelText("Sábado — Fim")).toHaveValue("12:00");
     expect(screen.getByLabelText("Domingo — Início")).toHaveValue("00:00");
     await userEvent.click(screen.getByRole("button", { name: "Salvar" }));
-    expect(await screen.findByText("Queue saved successfully")).toBeInTheDocument();
+    expect(await screen.findByText("Fila salva com sucesso")).toBeInTheDocument();
     const body = calls.find((c) => c.method === "POST")?.body as { schedules: unknown[] };
     expect(body.schedules).toEqual(DEFAULT_QUEUE_SCHEDULES);
   }, 30_000);

@@ -78,7 +78,7 @@ describe("QueueOptionsEditor", () => {
     const form = screen.getByRole("form", { name: "Nova sub-opção" });
     expect(within(form).getByLabelText("Título")).toHaveFocus();
     await userEvent.click(within(form).getByRole("button", { name: "Salvar opção" }));
-    expect(await within(form).findByText("Required")).toBeInTheDocument();
+    expect(await within(form).findByText("Obrigatório")).toBeInTheDocument();
     await userEvent.paste("Celulares");
     await userEvent.click(within(form).getByLabelText("Mensagem"));
     await userEvent.paste("Escolha a marca");

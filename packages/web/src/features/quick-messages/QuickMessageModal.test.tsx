@@ -15,22 +15,22 @@ describe("QuickMessageModal", () => {
     const message = screen.getByLabelText("Mensagem");
     expect(shortcode).toHaveFocus();
     await userEvent.click(screen.getByRole("button", { name: "Adicionar" }));
-    expect(await screen.findAllByText("Required")).toHaveLength(2);
+    expect(await screen.findAllByText("Obrigatório")).toHaveLength(2);
 
     await userEvent.type(shortcode, "oi");
     await userEvent.type(message, "ok");
     await userEvent.click(screen.getByRole("button", { name: "Adicionar" }));
-    expect(await screen.findAllByText("Too Short!")).toHaveLength(2);
+    expect(await screen.findAllByText("Muito curto!")).toHaveLength(2);
 
     fireEvent.change(shortcode, { target: { value: "x".repeat(51) } });
     fireEvent.change(message, { target: { value: "y".repeat(1001) } });
     await userEvent.click(screen.getByRole("button", { name: "Adicionar" }));
-    expect(await screen.findAllByText("Too Long!")).toHaveLength(2);
+    expect(await screen.findAllByText("Muito longo!")).toHaveLength(2);
 
     fireEvent.change(shortcode, { target: { value: "x".repeat(50) } });
     fireEvent.change(message, { target: { value: "y".repeat(1000) } });
     await userEvent.click(screen.getByRole("button", { name: "Adicionar" }));
-    await waitFor(() => expect(screen.queryByText("Too Long!")).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.queryByText("Muito longo!")).not.toBeInTheDocument());
     expect(calls).toHaveLength(1);
   });
 

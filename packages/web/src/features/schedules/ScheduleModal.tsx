@@ -1,4 +1,4 @@
-import { isAdmin, MSG, SCHEDULE_DEFAULT_DELAY_MS, scheduleBodyField, type ScheduleDTO, type ScheduleStatus } from "@balcao/shared";
+import { formatPhoneNumber, isAdmin, MSG, SCHEDULE_DEFAULT_DELAY_MS, scheduleBodyField, type ScheduleDTO, type ScheduleStatus } from "@balcao/shared";
 import { Alert, Autocomplete, Button, CircularProgress, DialogActions, DialogContent, TextField } from "@mui/material";
 import { enqueueSnackbar } from "notistack";
 import { useMemo, useState } from "react";
@@ -32,7 +32,7 @@ interface ScheduleModalProps {
 }
 
 const PAST = "ERR_SCHEDULE_IN_PAST";
-const contactLabel = (c: ScheduleContact) => `${c.name}${c.number ? ` - ${c.number}` : ""}`;
+const contactLabel = (c: ScheduleContact) => `${c.name}${c.number ? ` - ${formatPhoneNumber(c.number)}` : ""}`;
 const INVALID_DATE = "Invalid date";
 
 /** The dialog's title shows the status (spec §4); a failed one reads 'Erro de Envio'. */

@@ -1,4 +1,4 @@
-import type { SimulatorInboundBody, SimulatorMessageDTO, SimulatorPhoneDTO } from "@balcao/shared";
+import { formatPhoneNumber, type SimulatorInboundBody, type SimulatorMessageDTO, type SimulatorPhoneDTO } from "@balcao/shared";
 import { Box, CircularProgress, IconButton, Menu, MenuItem, Paper, TextField, Tooltip, Typography } from "@mui/material";
 import ArrowBack from "@mui/icons-material/ArrowBack";
 import AttachFile from "@mui/icons-material/AttachFile";
@@ -286,7 +286,7 @@ export function PhoneChat({ access, phone, actions, disabled, onBack }: PhoneCha
             {phone.name}
           </Typography>
           <Typography variant="caption" color="text.secondary">
-            +{phone.number}
+            {formatPhoneNumber(phone.number)}
           </Typography>
         </Box>
         <Tooltip title={t("simulator.chat.call")}>

@@ -1,4 +1,4 @@
-import { simulatorPhoneBody, type SimulatorPhoneDTO } from "@balcao/shared";
+import { formatPhoneNumber, simulatorPhoneBody, type SimulatorPhoneDTO } from "@balcao/shared";
 import { Avatar, Box, Button, CircularProgress, List, ListItemAvatar, ListItemButton, ListItemText, TextField, Typography } from "@mui/material";
 import PersonAdd from "@mui/icons-material/PersonAddAlt";
 import { useTranslation } from "react-i18next";
@@ -100,7 +100,7 @@ export function PhoneList({
               secondary={
                 last
                   ? previewOf(last, { deleted: t("simulator.chat.deleted"), kind: (kind) => t(`messages.types.${kind}`, { defaultValue: kind }) })
-                  : `+${phone.number}`
+                  : formatPhoneNumber(phone.number)
               }
               slotProps={{ secondary: { noWrap: true } }}
             />

@@ -1,7 +1,7 @@
 import { isAdmin, ticketNoteCreateBody, type TicketNoteDTO } from "@balcao/shared";
 import { Box, Button, CircularProgress, IconButton, List, ListItem, ListItemText, TextField, Tooltip, Typography } from "@mui/material";
 import DeleteOutline from "@mui/icons-material/DeleteOutlined";
-import { format } from "date-fns";
+import { formatDateTime } from "../../app/format";
 import { enqueueSnackbar } from "notistack";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -104,7 +104,7 @@ export function TicketNotes({ ticketId, contactId }: { ticketId: number; contact
           >
             <ListItemText
               primary={n.note}
-              secondary={`${n.user?.name ?? ""} · ${format(new Date(n.createdAt), "dd/MM/yyyy HH:mm")}`}
+              secondary={`${n.user?.name ?? ""} · ${formatDateTime(n.createdAt)}`}
               slotProps={{ primary: { sx: { whiteSpace: "pre-wrap", wordBreak: "break-word" } } }}
             />
           </ListItem>

@@ -1,4 +1,4 @@
-import { contactUpdateBody, type ContactDTO, type ContactExtraInfoDTO, type TicketDTO } from "@balcao/shared";
+import { contactUpdateBody, formatPhoneNumber, type ContactDTO, type ContactExtraInfoDTO, type TicketDTO } from "@balcao/shared";
 import { Avatar, Box, Button, CircularProgress, Divider, Drawer, IconButton, TextField, Toolbar, Typography } from "@mui/material";
 import AddCircleOutline from "@mui/icons-material/AddCircleOutlineOutlined";
 import Close from "@mui/icons-material/Close";
@@ -177,7 +177,7 @@ export function ContactDrawer({ open, onClose, ticket, variant }: ContactDrawerP
             <Typography variant="h6" sx={{ wordBreak: "break-word" }}>
               {contact.name}
             </Typography>
-            {contact.number && <Typography variant="body2">{contact.number}</Typography>}
+            {contact.number && <Typography variant="body2">{formatPhoneNumber(contact.number)}</Typography>}
             {contact.email && <Typography variant="body2">{contact.email}</Typography>}
             <Button
               size="small"

@@ -1,4 +1,4 @@
-import { isAdmin, type ContactDTO } from "@balcao/shared";
+import { formatPhoneNumber, isAdmin, type ContactDTO } from "@balcao/shared";
 import { Autocomplete, CircularProgress, MenuItem, TextField } from "@mui/material";
 import { useState, type BaseSyntheticEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -80,7 +80,7 @@ function NewTicketForm({ onClose }: { onClose: () => void }) {
         }}
         inputValue={input}
         onInputChange={(_e, value) => setInput(value)}
-        getOptionLabel={(c) => `${c.name}${c.number ? ` - ${c.number}` : ""}`}
+        getOptionLabel={(c) => `${c.name}${c.number ? ` - ${formatPhoneNumber(c.number)}` : ""}`}
         isOptionEqualToValue={(a, b) => a.id === b.id}
         filterOptions={(x) => x}
         loading={!tooShort && contacts.isFetching}

@@ -5,14 +5,15 @@ import VisibilityOutlined from "@mui/icons-material/VisibilityOutlined";
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { useSession } from "../auth/SessionProvider";
+import { stripWhatsApp } from "../messages/whatsappFormat";
 import { formatTicketTime } from "./time";
 import type { TicketTransition } from "./useTicketTransitions";
 
-/** The row's last message: a location (or its picture) shows 'Localização'. */
+/** The row's last message without WhatsApp markup (issue 16); a location (or its picture) shows 'Localização'. */
 export function lastMessagePreview(lastMessage: string, locationLabel: string): string {
   if (!lastMessage) return "";
   if (lastMessage.startsWith("data:image") || /^[^|\s]*\|https?:\/\/maps\./.test(lastMessage)) return locationLabel;
-  return lastMessage;
+  return stripWhatsApp(lastMessage);
 }
 
 interface TicketListItemProps {

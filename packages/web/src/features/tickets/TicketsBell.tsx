@@ -4,6 +4,7 @@ import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { useSession } from "../auth/SessionProvider";
+import { lastMessagePreview } from "./TicketListItem";
 import { useUnreadTickets } from "./api";
 import { countsForBell } from "./ticketsCache";
 import { useTicketsRealtime } from "./useTicketsRealtime";
@@ -50,7 +51,7 @@ export function TicketsBell() {
             >
               <ListItemText
                 primary={ticket.contact.name}
-                secondary={ticket.lastMessage}
+                secondary={lastMessagePreview(ticket.lastMessage, t("tickets.row.location"))}
                 slotProps={{ primary: { noWrap: true }, secondary: { noWrap: true } }}
               />
               <Badge badgeContent={ticket.unreadMessages} color="primary" sx={{ ml: 2 }} />

@@ -1,7 +1,7 @@
 import { Box, Button, IconButton, List, ListItem, ListItemText, Paper, TextField, Tooltip } from "@mui/material";
 import DeleteOutline from "@mui/icons-material/DeleteOutlined";
 import EditOutlined from "@mui/icons-material/EditOutlined";
-import { format } from "date-fns";
+import { formatDateTime } from "../../app/format";
 import { useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
@@ -10,7 +10,7 @@ import { PageHeader } from "../../components/PageHeader";
 import { useSession } from "../auth/SessionProvider";
 import { isBlankTask, useTodos, type TodoTask } from "./useTodos";
 
-const when = (iso: string) => format(new Date(iso), "dd/MM/yyyy HH:mm");
+const when = (iso: string) => formatDateTime(iso);
 
 /**
  * Local to-do list /todolist (spec §2): tasks with text, created and updated times; add, edit, delete.

@@ -58,12 +58,12 @@ describe("UserModal", () => {
     renderPage(<UserModal open onClose={onClose} />, { session: fakeSession(makeUser()) });
     expect(screen.getByLabelText("Nome")).toHaveFocus();
     await userEvent.click(screen.getByRole("button", { name: "Adicionar" }));
-    expect(await screen.findAllByText("Required")).toHaveLength(3);
+    expect(await screen.findAllByText("Obrigatório")).toHaveLength(3);
     await userEvent.type(screen.getByLabelText("Nome"), "Caio");
     await userEvent.type(screen.getByLabelText("E-mail"), "caio@acme.test");
     await userEvent.type(screen.getByLabelText("Senha"), "abc");
     await userEvent.click(screen.getByRole("button", { name: "Adicionar" }));
-    expect(await screen.findByText("Too Short!")).toBeInTheDocument();
+    expect(await screen.findByText("Muito curto!")).toBeInTheDocument();
     await userEvent.type(screen.getByLabelText("Senha"), "def");
     await userEvent.click(screen.getByRole("combobox", { name: "Filas" }));
     await userEvent.click(await screen.findByRole("option", { name: "Vendas" }));
