@@ -57,6 +57,8 @@ export class ChannelManager {
   readonly log: Logger;
   private readonly providers = new Map<string, ChannelProvider>();
   private readonly live = new Map<number, LiveSession>();
+  /** Connections a command is being applied to here: a lease round must not start them meanwhile. */
+  private readonly commanding = new Set<number>();
   private listeners: ChannelEventListener[] = [];
   private generation = 0;
   private renewTimer?: NodeJS.Timeout;
@@ -100,6 +102,14 @@ export class ChannelManager {
     return () => {
       this.listeners = this.listeners.filter((l) => l !== listener);
     };
+  }
+
+  /**
+   * Hands an event that did not come from a live session (a Cloud API webhook processed by a job, in any
+   * process) to the listeners, like a session's own events. Status events are not accepted here.
+   */
+  async dispatch(context: ChannelEventContext, event: Exclude<ChannelEvent, { type: "qr" | "status" }>): Promise<void> {
+    for (const listener of this.listeners) await listener(context, event);
   }
 
   /** The live session of a connection owned by this process, for sending. Throws ChannelError NOT_CONNECTED otherwise. */
@@ -250,7 +260,7 @@ export class ChannelManager {
       .returning({ connectionId: connectionLeases.connectionId, companyId: connectionLeases.companyId });
     for (const { connectionId, companyId } of claimed) {
       if (this.stopped) return;
-      if (!this.live.has(connectionId)) await this.startLocal(companyId, connectionId, { claimed: true });
+      if (!this.live.has(connectionId) && !this.commanding.has(connectionId)) await this.startLocal(companyId, connectionId, { claimed: true });
     }
   }
 
@@ -344,6 +354,15 @@ export class ChannelManager {
   }
 
   private async apply(companyId: number, connectionId: number, command: ChannelCommand): Promise<void> {
+    this.commanding.add(connectionId);
+    try {
+      await this.applyNow(companyId, connectionId, command);
+    } finally {
+      this.commanding.delete(connectionId);
+    }
+  }
+
+  private async applyNow(companyId: number, connectionId: number, command: ChannelCommand): Promise<void> {
     if (command === "start") return this.startLocal(companyId, connectionId);
     const entry = this.live.get(connectionId);
     if (entry) {

@@ -30,6 +30,17 @@ function rsaKey(): { privatePem: string; publicPem: string } {
   };
 }
 
+/**
+ * A random positive serial in minimal DER: a first byte of 0x01–0x7f is neither negative nor a leading zero
+ * (a leading 00 byte followed by a byte below 0x80 is "illegal padding" to OpenSSL: the former odd-length
+ * serial with a leading 0 nibble made the sandbox PSP fail to start now and then).
+ */
+function serialNumber(): string {
+  const bytes = randomBytes(16);
+  bytes[0] = (bytes[0]! & 0x7f) | 0x01;
+  return bytes.toString("hex");
+}
+
 function certificate(options: {
   commonName: string;
   publicPem: string;
@@ -39,8 +50,7 @@ function certificate(options: {
 }): forge.pki.Certificate {
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.publicKeyFromPem(options.publicPem);
-  // Positive serial: a leading 0 nibble keeps the DER integer from reading as negative.
-  cert.serialNumber = `0${randomBytes(15).toString("hex")}`;
+  cert.serialNumber = serialNumber();
   cert.validity.notBefore = new Date(Date.now() - 60_000);
   cert.validity.notAfter = new Date(Date.now() + 365 * 24 * 3600 * 1000);
   const subject = [
