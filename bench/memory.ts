@@ -1,6 +1,6 @@
 /**
  * Issue 26 benchmark: the memory a small install needs. Runs the real server the way `npm start` does
- * (tsx, development mode, demo data, simulator) as a child process on a fresh DATA_DIR, and reads PSS
+ * (compiled dist/bin/main.js, development mode, demo data, simulator) as a child process on a fresh DATA_DIR, and reads PSS
  * (proportional set size: shared pages split between the processes sharing them, so the sum is what
  * the install really costs) from /proc/<pid>/smaps_rollup for the server and every process it started
  * (the embedded PostgreSQL and its backends). Phases: at rest, after BENCH_MEMORY_LOAD (600) inbound
@@ -73,7 +73,7 @@ interface Sample {
   /** Everything the server started, in MB. */
   totalPss: number;
   nodePss: number;
-  /** The process running main.ts (not tsx's launcher). */
+  /** The process running main.js (compiled) or main.ts (not tsx's launcher). */
   serverPss: number;
   serverRss: number;
   postgresPss: number;
@@ -97,7 +97,7 @@ function sample(rootPid: number): Sample {
       count++;
     } else {
       node += m.pss;
-      if (/main\.ts/.test(p.args)) server = m;
+      if (/main\.(ts|js)/.test(p.args)) server = m;
       else others.push(`${path.basename(p.args.split(" ")[0] ?? "?")} ${f(m.pss / 1024).trim()}`);
     }
   }
@@ -131,13 +131,19 @@ interface Running {
   stop(): Promise<void>;
 }
 
+const SERVER_FROM_SOURCES = process.env.BENCH_MEMORY_FROM_SOURCES === "1";
+
 async function startServer(databaseUrl?: string): Promise<Running> {
+  if (!SERVER_FROM_SOURCES && !existsSync(path.join(ROOT, "packages/server/dist/bin/main.js")))
+    throw new Error("memory: the compiled server is missing: run `npm run build -w @balcao/server` (or set BENCH_MEMORY_FROM_SOURCES=1)");
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "balcao-bench-mem-"));
   const port = await freePort();
-  // What `npm start` runs (npm run start -w @balcao/server → node … --import tsx src/main.ts), minus npm itself.
-  // The flags of packages/server's start script unless BENCH_MEMORY_NODE_FLAGS says otherwise.
+  // What `npm start` runs (npm run start -w @balcao/server → node … --enable-source-maps dist/bin/main.js, the
+  // compiled server: `npm run build` first), minus npm itself; BENCH_MEMORY_FROM_SOURCES=1 runs src/main.ts
+  // through tsx instead. The flags of packages/server's start script unless BENCH_MEMORY_NODE_FLAGS says otherwise.
   const nodeFlags = (process.env.BENCH_MEMORY_NODE_FLAGS ?? "--max-semi-space-size=4").split(" ").filter(Boolean);
-  const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", "src/main.ts"], {
+  const entry = SERVER_FROM_SOURCES ? ["--import", "tsx", "src/main.ts"] : ["--enable-source-maps", "dist/bin/main.js"];
+  const child = spawn(process.execPath, [...nodeFlags, ...entry], {
     cwd: path.join(ROOT, "packages/server"),
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],

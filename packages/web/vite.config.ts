@@ -2,7 +2,8 @@ import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 
-const backend = "http://localhost:8080";
+// The API server the dev proxy forwards to: the PORT `npm run dev` gives the server (8080 by default).
+const backend = `http://localhost:${process.env.PORT ?? 8080}`;
 
 export default defineConfig({
   root: fileURLToPath(new URL(".", import.meta.url)),
