@@ -17,7 +17,7 @@ const started = Date.now();
 rmSync(dist, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: { main: "src/main.ts" },
+  entryPoints: { main: "src/main.ts", cli: "src/cli.ts" },
   outdir: out,
   bundle: true,
   platform: "node",

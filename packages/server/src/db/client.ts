@@ -7,7 +7,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import pino, { type Logger } from "pino";
-import { EmbeddedPostgresError, startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded";
+import { EmbeddedPostgresError, runningServer, startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded";
 import { guardPool } from "./resilience";
 import * as schema from "./schema";
 
@@ -82,6 +82,19 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     await server.stop();
     throw err;
   }
+}
+
+/**
+ * For operator commands (cli/): when a Balcão process already runs the embedded server of DATA_DIR, its
+ * database through that server's socket (a second server on the same directory is refused); otherwise the
+ * same as openDatabase (with DATABASE_URL, or starting the embedded server for the command's time).
+ */
+export async function openDatabaseForCommand(options: OpenOptions): Promise<Database> {
+  if (!options.databaseUrl && options.dataDir) {
+    const running = runningServer(path.join(options.dataDir, EMBEDDED_SUBDIR));
+    if (running) return openPostgres({ ...running, database: EMBEDDED_DATABASE }, "embedded", options.log ?? defaultLog(), 2);
+  }
+  return openDatabase(options);
 }
 
 /**

@@ -1,0 +1,56 @@
+/** `balcao migrate`: applies the pending SQL migrations and says how many ran (the server also does it on start). */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { MIGRATIONS_FOLDER, type Database } from "../db/client";
+import { configFrom, withDatabase, type Command } from "./common";
+
+/** The migrations this build carries, in order (drizzle's journal). */
+export function knownMigrations(): string[] {
+  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as { entries: { tag: string }[] };
+  return journal.entries.map((e) => e.tag);
+}
+
+/** How many migrations the database has applied (0 on an empty database). */
+export async function appliedMigrations(pool: pg.Pool | Database["pool"]): Promise<number> {
+  const { rows } = await pool.query<{ n: string | null }>(
+    "SELECT CASE WHEN to_regclass('drizzle.__drizzle_migrations') IS NULL THEN NULL ELSE (SELECT count(*) FROM drizzle.__drizzle_migrations) END AS n",
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+export const migrateCommand: Command = {
+  name: "migrate",
+  summary: "Apply the pending database migrations, then stop.",
+  usage: "balcao migrate",
+  help: [
+    "Brings the database named by DATABASE_URL (or the embedded one in DATA_DIR) to this version's schema.",
+    "Migrations are forward-only and run inside a lock, so several nodes starting together apply each once;",
+    "the server also runs them at start. Use this before a rolling restart so no node waits on them.",
+    "Take a backup first (balcao backup): the way back from a migration is restoring it.",
+  ].join("\n"),
+  options: {},
+  async run(_args, io) {
+    const config = configFrom(io);
+    const known = knownMigrations();
+    return withDatabase(io, config, async (database) => {
+      const before = await appliedMigrations(database.pool);
+      if (before > known.length) {
+        io.err(
+          `The database has ${before} migrations applied but this version knows ${known.length}: it was written by a newer Balcão. Run that version, or restore a backup taken before it.`,
+        );
+        return 1;
+      }
+      const started = Date.now();
+      await database.migrate();
+      const after = await appliedMigrations(database.pool);
+      const ran = known.slice(before, after);
+      io.out(
+        ran.length === 0
+          ? `The database is up to date (${after} migrations, latest ${known[after - 1] ?? "none"}).`
+          : `Applied ${ran.length} migration${ran.length === 1 ? "" : "s"} in ${((Date.now() - started) / 1000).toFixed(1)} s: ${ran.join(", ")}.`,
+      );
+      return 0;
+    });
+  },
+};
