@@ -50,6 +50,7 @@ const envSchema = z.object({
   JOBS_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(1),
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
   SEND_RELAY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  PENDING_SEND_STALE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
   BAILEYS_RECONNECT_BASE_MS: z.coerce.number().int().min(1).default(2_000),
   BAILEYS_RECONNECT_MAX_MS: z.coerce.number().int().min(1).default(300_000),
   FFMPEG_PATH: z.string().default("ffmpeg"),
@@ -126,6 +127,8 @@ export interface Config {
   outboxPollMs: number;
   /** How long a process waits for the connection's owner to deliver a relayed send (sendRelay.ts). */
   sendRelayTimeoutMs: number;
+  /** A reply still pending this long on a connection this process runs was lost with a dead process: failed, with retry. */
+  pendingSendStaleMs: number;
   /** Trusted proxy hops for the client address (request.ip): 0 ignores X-Forwarded-For. */
   trustProxy: number;
   /** Serve /api/docs (API_DOCS; off in production unless asked for). */
@@ -285,6 +288,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     jobs: { pollSeconds: e.JOBS_POLL_SECONDS },
     outboxPollMs: e.OUTBOX_POLL_MS,
     sendRelayTimeoutMs: e.SEND_RELAY_TIMEOUT_MS,
+    pendingSendStaleMs: e.PENDING_SEND_STALE_MS,
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === "test" ? "silent" : "info"),
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : path.join(REPO_ROOT, "packages/web/dist"),
     channels: {

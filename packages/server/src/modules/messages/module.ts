@@ -2,6 +2,7 @@ import type { App } from "../../app";
 import type { AppContext } from "../../context";
 import { InboundPipeline } from "./inbound";
 import { registerMessageRoutes } from "./routes";
+import { startStaleSendSweep } from "./staleSends";
 
 interface EventSource {
   onEvent(
@@ -16,6 +17,9 @@ export function registerMessages(app: App): void {
   // Serve sends that other processes relay for the connections this process runs.
   const stopRelay = service.relay.listen((companyId, messageId, voice) => service.deliverHere(companyId, messageId, voice));
   app.addHook("onClose", async () => stopRelay());
+  // Replies a killed process left pending on the connections this process now runs: failed, with retry.
+  const stopSweep = startStaleSendSweep(app.ctx);
+  app.addHook("onClose", async () => stopSweep());
   const pipeline = new InboundPipeline(app.ctx, service);
   const channels = (app.ctx as unknown as { channels?: EventSource }).channels;
   if (channels) {
