@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -272,6 +272,18 @@ describe("attachments (.png, .jpg, .jpeg, checked by their bytes)", () => {
     expect((await call(superSession, "GET", `/announcements/${notice.id}`)).json()).toMatchObject({ mediaPath: null });
     const nonMultipart = await call(superSession, "POST", `/announcements/${notice.id}/media-upload`, { file: "x" });
     expect(nonMultipart.statusCode).toBe(400);
+    // Every upload above was streamed to a temporary file (never held whole in memory) and none is left behind.
+    expect(readdirSync(path.join(t.config.dataDir, "tmp", "uploads"))).toEqual([]);
+  });
+
+  it("an accepted attachment is moved from the temporary upload folder into the media store, byte for byte", async () => {
+    const notice = await buildAnnouncement();
+    expect((await upload(superSession, notice.id, "foto.png", PNG, "image/png")).statusCode).toBe(200);
+    const [row] = await t.ctx.database.db.select({ mediaPath: announcements.mediaPath }).from(announcements).where(eq(announcements.id, notice.id));
+    const [record] = await t.ctx.database.db.select().from(mediaFiles).where(eq(mediaFiles.id, row!.mediaPath!));
+    expect(record).toMatchObject({ mimeType: "image/png", size: PNG.length });
+    expect(readFileSync(path.join(t.config.dataDir, "media", record!.storageKey)).equals(PNG)).toBe(true);
+    expect(readdirSync(path.join(t.config.dataDir, "tmp", "uploads"))).toEqual([]);
   });
 
   it("deleting an announcement deletes its file; a draft's file is not served to companies", async () => {

@@ -1,9 +1,10 @@
 import { ANNOUNCEMENT_MEDIA_MAX_BYTES, announcementCreateBody, announcementUpdateBody, idParams, listQuery } from "@balcao/shared";
-import type { MultipartFile } from "@fastify/multipart";
+import path from "node:path";
 import { z } from "zod";
 import type { App } from "../../app";
 import { actorOf, requireSuper } from "../../http/auth";
 import { AppError } from "../../http/errors";
+import { receiveMultipart } from "../../http/uploads";
 import { INLINE_TYPES } from "../media/sniff";
 import { AnnouncementsService, type UploadedFile } from "./service";
 
@@ -42,16 +43,22 @@ export function registerAnnouncementRoutes(app: App): void {
     // Before reading any bytes: only super users upload.
     requireSuper(actor);
     if (!request.isMultipart()) throw new AppError("ERR_VALIDATION", 400);
-    let upload: UploadedFile | undefined;
-    for await (const part of request.parts({ limits: { fileSize: ANNOUNCEMENT_MEDIA_MAX_BYTES, files: 1, fields: 5, fieldSize: 1000 } })) {
-      if (part.type !== "file") continue;
-      const file = part as MultipartFile;
-      const data = await file.toBuffer();
-      if (file.file.truncated) throw new AppError("ERR_PAYLOAD_TOO_LARGE", 413, { limit: ANNOUNCEMENT_MEDIA_MAX_BYTES });
-      if (data.length > 0) upload = { data, fileName: file.filename, mimeType: file.mimetype };
+    // Streamed to a temporary file within the route's limit (http/uploads.ts), never whole in memory.
+    const received = await receiveMultipart(request, path.join(app.ctx.config.dataDir, "tmp", "uploads"), {
+      fileBytes: ANNOUNCEMENT_MEDIA_MAX_BYTES,
+      totalBytes: ANNOUNCEMENT_MEDIA_MAX_BYTES,
+      files: 1,
+      fields: 5,
+      fieldBytes: 1000,
+    });
+    try {
+      const upload: UploadedFile | undefined = received.files[0];
+      if (!upload) throw new AppError("ERR_VALIDATION", 400);
+      return await announcements.uploadMedia(actor, request.params.id, upload);
+    } finally {
+      // A file moved into the media store is gone from the temporary folder; this removes the rest.
+      await received.cleanup();
     }
-    if (!upload) throw new AppError("ERR_VALIDATION", 400);
-    return announcements.uploadMedia(actor, request.params.id, upload);
   });
   app.delete("/announcements/:id/media-upload", { ...auth, schema: { params: idParams, tags: ["announcements"] } }, (request) =>
     announcements.removeMedia(actorOf(request), request.params.id),

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { open } from "node:fs/promises";
 import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
 import type { z } from "zod";
 import {
@@ -26,8 +27,10 @@ type CreateInput = z.output<typeof announcementCreateBody>;
 type UpdateInput = z.output<typeof announcementUpdateBody>;
 type AnnouncementRow = typeof announcements.$inferSelect;
 
+/** An attachment streamed to a temporary file (http/uploads.ts); moved into the media store when accepted. */
 export interface UploadedFile {
-  data: Buffer;
+  path: string;
+  size: number;
   fileName: string;
   mimeType?: string;
 }
@@ -163,13 +166,13 @@ export class AnnouncementsService {
   async uploadMedia(actor: Actor, id: number, file: UploadedFile): Promise<AnnouncementDTO> {
     const current = await this.findForWrite(actor, id);
     const extension = path.extname(file.fileName).toLowerCase();
-    const sniffed = sniffMimeType(file.data);
+    const sniffed = sniffMimeType(await headOf(file.path));
     if (
       !(ANNOUNCEMENT_MEDIA_EXTENSIONS as readonly string[]).includes(extension) ||
       !(ANNOUNCEMENT_MEDIA_TYPES as readonly string[]).includes(sniffed)
     )
       throw new AppError("ERR_UNSUPPORTED_MEDIA_TYPE", undefined, { allowed: ANNOUNCEMENT_MEDIA_EXTENSIONS.join(", ") });
-    const stored: MediaRecord = await this.media.save(this.db, current.companyId, file.data, file.fileName, sniffed);
+    const stored: MediaRecord = await this.media.saveFile(this.db, current.companyId, file.path, file.size, file.fileName, sniffed);
     try {
       const saved = await this.saveChanges(actor, current, { mediaPath: stored.id, mediaName: stored.originalName });
       if (current.mediaPath) await this.media.remove(current.companyId, current.mediaPath);
@@ -199,5 +202,17 @@ export class AnnouncementsService {
     const { announcement } = await this.findVisible(actor, id);
     await this.db.insert(announcementReads).values({ companyId: actor.companyId, userId: actor.id, announcementId: id }).onConflictDoNothing();
     return presentAnnouncement(announcement, true);
+  }
+}
+
+/** The first bytes of a file, enough to tell its type. */
+async function headOf(file: string): Promise<Buffer> {
+  const handle = await open(file, "r");
+  try {
+    const head = Buffer.alloc(16);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return head.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
   }
 }
