@@ -283,6 +283,24 @@ export const ERRORS = {
     en: "This channel is not available on this server.",
     es: "Este canal no está disponible en este servidor.",
   },
+  ERR_CLOUD_API_SETTINGS_REQUIRED: {
+    status: 400,
+    pt: "Informe o ID do número de telefone, o token de acesso, o segredo do app e o token de verificação da Cloud API.",
+    en: "Enter the Cloud API phone number ID, access token, app secret and verify token.",
+    es: "Indique el ID del número de teléfono, el token de acceso, el secreto de la app y el token de verificación de la Cloud API.",
+  },
+  ERR_CLOUD_API_NUMBER_IN_USE: {
+    status: 409,
+    pt: "Este número da Cloud API já está em outra conexão.",
+    en: "This Cloud API number is already used by another connection.",
+    es: "Este número de la Cloud API ya está en otra conexión.",
+  },
+  ERR_OUTSIDE_WHATSAPP_WINDOW: {
+    status: 400,
+    pt: "Já se passaram mais de 24 horas desde a última mensagem do cliente: o WhatsApp só permite enviar um modelo aprovado.",
+    en: "More than 24 hours have passed since the customer's last message: WhatsApp only allows an approved template.",
+    es: "Han pasado más de 24 horas desde el último mensaje del cliente: WhatsApp solo permite enviar una plantilla aprobada.",
+  },
   ERR_SIMULATOR_NO_MESSAGE: {
     status: 404,
     pt: "Mensagem não encontrada no simulador.",

@@ -2,6 +2,8 @@ import type { Config } from "../config/env";
 import type { Database } from "../db/client";
 import type { EventBus } from "../events/bus";
 import { BaileysProvider } from "./baileys/provider";
+import { loadCloudApiAccount } from "./cloudapi/account";
+import { CloudApiProvider } from "./cloudapi/provider";
 import { ChannelManager } from "./manager";
 import { SimulatorProvider } from "./simulator/provider";
 
@@ -29,6 +31,15 @@ export function createChannelManager(config: Config, database: Database, events:
       reconnectMaxMs: c.baileysReconnectMaxMs,
       ffmpegPath: c.ffmpegPath,
       fetchVersion: config.env !== "test",
+    }),
+  );
+  manager.registerProvider(
+    new CloudApiProvider({
+      baseUrl: c.cloudApiBaseUrl,
+      version: c.cloudApiVersion,
+      logger: manager.log.child({ provider: "cloud-api" }),
+      ffmpegPath: c.ffmpegPath,
+      loadAccount: (companyId, connectionId) => loadCloudApiAccount(database.db, companyId, connectionId),
     }),
   );
   return manager;

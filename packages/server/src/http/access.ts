@@ -212,6 +212,12 @@ export const ROUTE_ACCESS: Record<string, Access> = {
 
   // send API (the connection's token) and the simulator (signed-in company or the phone link's key)
   "POST /messages/send": PUBLIC,
+  // WhatsApp Cloud API webhook: Meta calls it; verify token (GET) and X-Hub-Signature-256 (POST) authenticate it
+  "GET /cloudapi/{connectionId}/webhook": PUBLIC,
+  "POST /cloudapi/{connectionId}/webhook": PUBLIC,
+  "GET /cloudapi/{connectionId}/templates": MEMBER,
+  "POST /cloudapi/{connectionId}/templates/sync": ADMIN,
+  "GET /cloudapi/tickets/{ticketId}/window": MEMBER,
   "GET /simulator/connections": MEMBER,
   "GET /simulator/{connectionId}": PUBLIC,
   "GET /simulator/{connectionId}/link": ADMIN,

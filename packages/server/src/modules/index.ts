@@ -11,6 +11,8 @@ import { deliverConnectionEvents } from "./connections/events";
 import { registerConnectionRoutes } from "./connections/routes";
 import { deliverSimulatorEvents } from "../channels/simulator/events";
 import { registerSimulatorRoutes } from "../channels/simulator/routes";
+import { startCloudApiWebhooks } from "../channels/cloudapi/webhook";
+import { registerCloudApi } from "../channels/cloudapi/routes";
 import { deliverAuthEvents } from "./auth/events";
 import { registerAuthRoutes } from "./auth/routes";
 import { registerCompanyRoutes } from "./companies/routes";
@@ -77,6 +79,7 @@ export const modules: AppModule[] = [
   { name: "settings", routes: registerSettingRoutes, deliver: deliverSettingEvents },
   { name: "connections", routes: registerConnectionRoutes, deliver: deliverConnectionEvents },
   { name: "simulator", routes: registerSimulatorRoutes, deliver: deliverSimulatorEvents },
+  { name: "cloudapi", routes: registerCloudApi, start: startCloudApiWebhooks },
   { name: "tickets", routes: registerTicketRoutes, deliver: deliverTicketEvents, start: registerQueueTransfer },
   { name: "media", routes: registerMediaRoutes },
   { name: "messages", routes: registerMessages, deliver: deliverMessageEvents },

@@ -17,6 +17,7 @@ const CROSS_TENANT: Record<string, string> = {
   "BillingService.confirmManually": "the platform super user confirms any company's static Pix payment",
   "ScheduleSender.sweep": "the minute sweep of scheduled messages finds late rows of every company, then handles each in its company",
   "IdempotencyStore.purge": "the hourly purge deletes expired send-API idempotency keys of every company",
+  cloudApiWebhookTarget: "Meta calls a Cloud API connection's webhook URL by connection id before any company is known",
   "CampaignDispatcher.sweep": "the minute sweep of campaigns finds late and orphaned campaigns of every company, then handles each in its company",
 };
 

@@ -49,6 +49,8 @@ export interface MessageDTO {
   isDeleted: boolean;
   /** Outbound delivery: pending, sent or failed (failed ones can be retried). */
   status: "pending" | "sent" | "failed";
+  /** Why the provider failed it (e.g. the Cloud API's "(#131026) Message undeliverable"), when it said. */
+  failureReason?: string;
   /** Sender's name inside a group. */
   participant: string | null;
   createdAt: string;

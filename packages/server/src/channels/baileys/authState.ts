@@ -103,7 +103,16 @@ export async function useDbAuthState(db: Db, lib: BaileysLib, companyId: number,
 /** Logged out / re-pair: both row sets go (channels.md §2.2 "new QR = delete both"). */
 export async function wipeAuthState(db: Db, companyId: number, connectionId: number): Promise<void> {
   await db.delete(connectionAuthKeys).where(keysOf(companyId, connectionId));
-  await db.delete(connectionAuth).where(and(eq(connectionAuth.connectionId, connectionId), eq(connectionAuth.companyId, companyId)));
+  // A Cloud API connection keeps its settings in the same row (cloudapi/account.ts): they are not a pairing.
+  await db
+    .delete(connectionAuth)
+    .where(
+      and(
+        eq(connectionAuth.connectionId, connectionId),
+        eq(connectionAuth.companyId, companyId),
+        sql`coalesce(${connectionAuth.creds}->>'kind', '') <> 'cloud-api'`,
+      ),
+    );
 }
 
 /** badSession: the Signal sessions are corrupt; drop them (they renegotiate) and keep the pairing. */

@@ -65,6 +65,7 @@ function presentRow(c: ConnectionRow, queueRefs: QueueRefDTO[], { admin }: Prese
     sendIdQueue: c.sendIdQueue,
     number: c.number,
     queues: queueRefs,
+    cloudApi: admin && c.channel === "cloud-api" ? { phoneNumberId: c.providerAccountId, webhookPath: `/api/cloudapi/${c.id}/webhook` } : null,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
   };
@@ -72,5 +73,5 @@ function presentRow(c: ConnectionRow, queueRefs: QueueRefDTO[], { admin }: Prese
 
 /** The same DTO as another profile sees it (socket fan-out to non-admins). */
 export function redactConnection(dto: ConnectionDTO): ConnectionDTO {
-  return { ...dto, qrcode: "", token: null };
+  return { ...dto, qrcode: "", token: null, cloudApi: null };
 }

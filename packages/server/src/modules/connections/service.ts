@@ -3,6 +3,7 @@ import { and, asc, count, eq, inArray, ne } from "drizzle-orm";
 import { connectionCreateBody, connectionUpdateBody, type ConnectionDTO } from "@balcao/shared";
 import type { z } from "zod";
 import { ChannelError } from "../../channels/types";
+import { saveCloudApiSettings } from "../../channels/cloudapi/account";
 import type { ChannelCommand } from "../../channels/manager";
 import type { AppContext } from "../../context";
 import { isUniqueViolation, type Tx } from "../../db/client";
@@ -96,6 +97,9 @@ export class ConnectionsService {
     if (!this.channels.provider(channel)) throw new AppError("ERR_CHANNEL_UNAVAILABLE", 400, { channel });
     const queueIds = [...new Set(input.queueIds ?? [])];
     this.assertGreeting(queueIds, input.greetingMessage ?? "");
+    const cloud = input.cloudApi;
+    if (channel === "cloud-api" && !(cloud?.phoneNumberId && cloud.accessToken && cloud.appSecret && cloud.verifyToken))
+      throw new AppError("ERR_CLOUD_API_SETTINGS_REQUIRED", 400);
     const { row, demoted } = await this.withNameGuard(() =>
       this.db.transaction(async (tx) => {
         const company = await this.lockCompany(tx, actor.companyId);
@@ -128,6 +132,14 @@ export class ConnectionsService {
           })
           .returning();
         await this.replaceQueues(tx, actor.companyId, inserted!.id, queueIds);
+        if (channel === "cloud-api") {
+          await saveCloudApiSettings(tx, actor.companyId, inserted!.id, cloud!);
+          const [withAccount] = await tx
+            .select()
+            .from(connections)
+            .where(and(eq(connections.id, inserted!.id), eq(connections.companyId, actor.companyId)));
+          return { row: withAccount!, demoted: demotedRows };
+        }
         return { row: inserted!, demoted: demotedRows };
       }),
     );
@@ -140,7 +152,7 @@ export class ConnectionsService {
   async update(actor: Actor, id: number, input: UpdateInput): Promise<ConnectionDTO> {
     await this.findScoped(actor, id);
     if (!connectionPolicy.edit(actor)) throw forbidden();
-    const { row, demoted } = await this.withNameGuard(() =>
+    const { row, demoted, restart } = await this.withNameGuard<{ row: ConnectionRow; demoted: ConnectionRow[]; restart?: boolean }>(() =>
       this.db.transaction(async (tx) => {
         await this.lockCompany(tx, actor.companyId);
         const current = await this.findScoped(actor, id, tx);
@@ -173,10 +185,20 @@ export class ConnectionsService {
           .where(and(eq(connections.id, id), eq(connections.companyId, actor.companyId)))
           .returning();
         if (input.queueIds !== undefined) await this.replaceQueues(tx, actor.companyId, id, queueIds);
+        if (current.channel === "cloud-api" && input.cloudApi && Object.values(input.cloudApi).some((v) => v !== undefined)) {
+          if (!(await saveCloudApiSettings(tx, actor.companyId, id, input.cloudApi))) throw new AppError("ERR_CLOUD_API_SETTINGS_REQUIRED", 400);
+          const [withAccount] = await tx
+            .select()
+            .from(connections)
+            .where(and(eq(connections.id, id), eq(connections.companyId, actor.companyId)));
+          return { row: withAccount!, demoted: demotedRows, restart: true };
+        }
         return { row: updated!, demoted: demotedRows };
       }),
     );
     await this.publishUpdated(actor.companyId, [...demoted, row]);
+    // New Cloud API settings take effect at once: the session re-checks the token with them.
+    if (restart) await this.runCommand(actor.companyId, id, "start", true);
     return presentConnection(this.db, row, { admin: true });
   }
 
@@ -255,6 +277,7 @@ export class ConnectionsService {
       return await work();
     } catch (err) {
       if (isUniqueViolation(err, "connections_company_name_uq")) throw new AppError("ERR_DUPLICATED_CONNECTION", 400);
+      if (isUniqueViolation(err, "connections_channel_account_uq")) throw new AppError("ERR_CLOUD_API_NUMBER_IN_USE", 409);
       throw err;
     }
   }

@@ -85,7 +85,11 @@ export class InboundPipeline {
         await this.updateByProviderId(source, event.providerMessageId, { ack: sql`greatest(${messages.ack}, ${event.ack})` });
         return;
       case "failed":
-        await this.updateByProviderId(source, event.providerMessageId, { status: "failed" });
+        // The provider's reason (e.g. the Cloud API's "(#131026) Message undeliverable") is kept for the message's view.
+        await this.updateByProviderId(source, event.providerMessageId, {
+          status: "failed",
+          dataJson: sql`coalesce(${messages.dataJson}, '{}'::jsonb) || jsonb_build_object('failure', ${event.error}::text)`,
+        });
         return;
       case "deleted":
         await this.updateByProviderId(source, event.providerMessageId, { isDeleted: true }, false);

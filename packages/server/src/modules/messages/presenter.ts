@@ -40,6 +40,10 @@ export function presentMessage(r: Row): MessageDTO {
     ack: m.ack,
     isDeleted: m.isDeleted,
     status: (m.status as MessageDTO["status"]) ?? "sent",
+    ...(m.status === "failed" &&
+      typeof (m.dataJson as { failure?: unknown } | null)?.failure === "string" && {
+        failureReason: (m.dataJson as { failure: string }).failure,
+      }),
     participant: m.participant,
     createdAt: m.createdAt.toISOString(),
     contact: m.contactId !== null && r.contactName !== null ? { id: m.contactId, name: r.contactName } : null,

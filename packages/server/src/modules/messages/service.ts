@@ -11,6 +11,7 @@ import { mediaKindOf } from "../media/sniff";
 import { canSeeTicket, ticketPolicy, type TicketScope } from "../tickets/policy";
 import { presentTicketById } from "../tickets/presenter";
 import { addressOfContact, sessionFor } from "./gateway";
+import { assertCustomerServiceWindow } from "../../channels/cloudapi/window";
 import { relayOf, type SendRelay } from "./sendRelay";
 import { previewOf } from "./labels";
 import { presentMessage, presentMessagesById, selectMessages } from "./presenter";
@@ -131,6 +132,8 @@ export class MessagesService {
       if (existing) return presentMessagesById(this.db, [existing.id]);
     }
     if (input.quotedMsgId) await this.assertQuotable(companyId, t, input.quotedMsgId);
+    // Cloud API: free text only inside the 24 h customer-service window (templates go through /cloudapi).
+    await assertCustomerServiceWindow(this.db, companyId, t);
 
     let ids: number[];
     try {
