@@ -6,7 +6,9 @@ import { eq } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
+import { openDatabaseForCommand } from "../db/client";
 import { startEmbeddedPostgres } from "../db/embedded";
+import { withDatabase } from "../test/globalSetup";
 import { users } from "../db/schema";
 import { buildCompany, buildUser, login } from "../test/factories";
 import { createTestApp, type TestApp } from "../test/testApp";
@@ -23,7 +25,7 @@ afterAll(async () => {
 const secrets = { JWT_SECRET: randomBytes(32).toString("hex"), JWT_REFRESH_SECRET: randomBytes(32).toString("hex") };
 
 /** Runs one command line in-process on the test database; returns the exit code and what it printed. */
-async function cli(argv: string[], env: Record<string, string> = {}) {
+async function cli(argv: string[], env: Record<string, string> = {}, ownDatabase = false) {
   const out: string[] = [];
   const err: string[] = [];
   const io: CliIo = {
@@ -31,7 +33,9 @@ async function cli(argv: string[], env: Record<string, string> = {}) {
     err: (line) => err.push(line),
     env: { NODE_ENV: "test", DATA_DIR: t.config.dataDir, ...secrets, ...env },
     // The test database stays open for the other tests: the command's close() is a no-op here.
-    openDatabase: async () => ({ ...t.ctx.database, close: async () => undefined }),
+    openDatabase: ownDatabase
+      ? (config) => openDatabaseForCommand({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+      : async () => ({ ...t.ctx.database, close: async () => undefined }),
     cwd: t.config.dataDir,
   };
   const code = await runCli(argv, io);
@@ -62,6 +66,28 @@ describe("balcao (operator commands)", () => {
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/up to date \(\d+ migrations, latest \d{4}_/);
+  });
+
+  it("migrate and doctor on an empty database (DATABASE_URL): doctor warns of pending migrations, migrate applies them all", async () => {
+    const url = inject("postgresUrl")!;
+    const name = `balcao_cli_${randomBytes(4).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    try {
+      const env = { DATABASE_URL: withDatabase(url, name) };
+      const before = await cli(["doctor"], env, true);
+      expect(before.code).toBe(0);
+      expect(before.out).toMatch(/warn {4}migrations: \d+ pending \(0000_initial, /);
+      const r = await cli(["migrate"], env, true);
+      expect(r.err).toBe("");
+      expect(r.code).toBe(0);
+      expect(r.out).toMatch(/^Applied \d+ migrations in [\d.]+ s: 0000_initial, /);
+      expect((await cli(["migrate"], env, true)).out).toContain("up to date");
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
   });
 
   it("create-super-user: the new super user logs in; a taken email or a bad argument is refused", async () => {

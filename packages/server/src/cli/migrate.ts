@@ -13,10 +13,11 @@ export function knownMigrations(): string[] {
 
 /** How many migrations the database has applied (0 on an empty database). */
 export async function appliedMigrations(pool: pg.Pool | Database["pool"]): Promise<number> {
-  const { rows } = await pool.query<{ n: string | null }>(
-    "SELECT CASE WHEN to_regclass('drizzle.__drizzle_migrations') IS NULL THEN NULL ELSE (SELECT count(*) FROM drizzle.__drizzle_migrations) END AS n",
-  );
-  return Number(rows[0]?.n ?? 0);
+  // Two statements: PostgreSQL resolves every table a statement names before running it, CASE or not.
+  const { rows } = await pool.query<{ exists: boolean }>("SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS exists");
+  if (!rows[0]?.exists) return 0;
+  const { rows: counted } = await pool.query<{ n: string }>("SELECT count(*) AS n FROM drizzle.__drizzle_migrations");
+  return Number(counted[0]?.n ?? 0);
 }
 
 export const migrateCommand: Command = {
