@@ -111,4 +111,51 @@ describe("ConnectionModal", () => {
     // The connection form itself was not submitted.
     expect(calls.some((c) => c.method === "PUT")).toBe(false);
   });
+
+  it("Cloud API: shows its settings, requires them on create, sends them; on edit the secrets stay blank and the webhook URL is shown", async () => {
+    const { calls, onClose } = renderModal(null, {
+      "POST /api/whatsapp": ({ body }) => jsonResponse(201, makeConnection({ id: 9, ...(body as object) })),
+    });
+    const dialog = await screen.findByRole("dialog", { name: "Adicionar WhatsApp" });
+    expect(within(dialog).queryByLabelText(/ID do número de telefone/)).not.toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole("combobox", { name: "Canal" }));
+    await userEvent.click(await screen.findByRole("option", { name: "WhatsApp Cloud API (oficial)" }));
+    await userEvent.type(within(dialog).getByRole("textbox", { name: /Nome/ }), "Oficial");
+    await userEvent.click(within(dialog).getByRole("button", { name: "Adicionar" }));
+    expect(await within(dialog).findByText(/Informe o ID do número de telefone/)).toBeInTheDocument();
+    expect(calls.some((c) => c.method === "POST")).toBe(false);
+    expect(within(dialog).getByText("A URL aparece depois de salvar a conexão.")).toBeInTheDocument();
+
+    await userEvent.type(within(dialog).getByLabelText(/ID do número de telefone/), "1065550001");
+    await userEvent.type(within(dialog).getByLabelText(/Token de acesso/), "EAAG-secret");
+    await userEvent.type(within(dialog).getByLabelText(/Chave secreta do app/), "app-secret");
+    await userEvent.type(within(dialog).getByLabelText(/Token de verificação do webhook/), "verify-token-1");
+    expect(within(dialog).getByLabelText(/Token de acesso/)).toHaveAttribute("type", "password");
+    await userEvent.click(within(dialog).getByRole("button", { name: "Adicionar" }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(calls.find((c) => c.method === "POST")!.body).toMatchObject({
+      name: "Oficial",
+      channel: "cloud-api",
+      cloudApi: { phoneNumberId: "1065550001", accessToken: "EAAG-secret", appSecret: "app-secret", verifyToken: "verify-token-1" },
+    });
+  });
+
+  it("Cloud API edit: only typed secrets are sent and the webhook URL to paste in Meta's console is shown", async () => {
+    const conn = makeConnection({
+      id: 5,
+      name: "Oficial",
+      channel: "cloud-api",
+      cloudApi: { phoneNumberId: "1065550001", webhookPath: "/api/cloudapi/5/webhook" },
+    });
+    const { calls, onClose } = renderModal(conn, { "PUT /api/whatsapp/5": () => jsonResponse(200, conn) });
+    const dialog = await screen.findByRole("dialog", { name: "Editar WhatsApp" });
+    expect(within(dialog).getByTestId("cloud-api-webhook-url")).toHaveTextContent(`${window.location.origin}/api/cloudapi/5/webhook`);
+    expect(within(dialog).getByLabelText(/ID do número de telefone/)).toHaveValue("1065550001");
+    expect(within(dialog).getByLabelText(/Chave secreta do app/)).toHaveValue("");
+    await userEvent.type(within(dialog).getByLabelText(/Token de acesso/), "EAAG-new");
+    await userEvent.click(within(dialog).getByRole("button", { name: "Salvar" }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    const put = calls.find((c) => c.method === "PUT")!.body as { cloudApi: Record<string, string> };
+    expect(put.cloudApi).toEqual({ phoneNumberId: "1065550001", accessToken: "EAAG-new" });
+  });
 });

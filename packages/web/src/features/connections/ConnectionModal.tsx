@@ -6,9 +6,10 @@ import {
   type ConnectionDTO,
   type ConnectionUpdateBody,
 } from "@balcao/shared";
-import { Box, FormControlLabel, MenuItem, Switch, TextField, Typography } from "@mui/material";
+import { Alert, Box, FormControlLabel, MenuItem, Switch, TextField, Typography } from "@mui/material";
+import { useState } from "react";
 import { enqueueSnackbar } from "notistack";
-import { Controller } from "react-hook-form";
+import { Controller, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import type { ZodType, input, output } from "zod";
 import { DialogForm, FormDialog, type DialogState } from "../../components/form/FormDialog";
@@ -16,6 +17,11 @@ import { useZodForm } from "../../components/form/useZodForm";
 import { QueuesSelect } from "../queues/QueuesSelect";
 import { useConnectionQueues, useSaveConnection, useSimulatorAvailable } from "./api";
 import { RegenerateTokenButton } from "./RegenerateTokenButton";
+
+/** Cloud API settings: ids are shown back; the three secrets are write-only (blank on edit = keep). */
+const CLOUD_FIELDS = ["phoneNumberId", "wabaId", "accessToken", "appSecret", "verifyToken"] as const;
+type CloudField = (typeof CLOUD_FIELDS)[number];
+const CLOUD_SECRETS: readonly CloudField[] = ["accessToken", "appSecret", "verifyToken"];
 
 const MESSAGE_FIELDS = ["greetingMessage", "complationMessage", "outOfHoursMessage", "ratingMessage", "farewellMessage"] as const;
 
@@ -60,6 +66,19 @@ function ConnectionForm({ connection, onClose }: { connection: ConnectionDTO | n
     },
   });
 
+  const channelValue = useWatch({ control: form.control, name: "channel" });
+  const isCloud = (connection?.channel ?? channelValue) === "cloud-api";
+  const [cloud, setCloud] = useState<Record<CloudField, string>>({
+    phoneNumberId: connection?.cloudApi?.phoneNumberId ?? "",
+    wabaId: "",
+    accessToken: "",
+    appSecret: "",
+    verifyToken: "",
+  });
+  const [cloudMissing, setCloudMissing] = useState(false);
+  /** Only what was typed: an empty secret on edit keeps the stored one. */
+  const cloudBody = () => Object.fromEntries(CLOUD_FIELDS.filter((f) => cloud[f].trim()).map((f) => [f, cloud[f].trim()]));
+
   const onSubmit = form.submit(
     async (values) => {
       // A greeting is required when more than one queue is linked (ERR_WAPP_GREETING_REQUIRED).
@@ -80,6 +99,12 @@ function ConnectionForm({ connection, onClose }: { connection: ConnectionDTO | n
         sendIdQueue: values.sendIdQueue,
       };
       const channel = simulatorOff && values.channel === "simulator" ? "baileys" : values.channel;
+      if (isCloud) {
+        const missing = !connection && ["phoneNumberId", "accessToken", "appSecret", "verifyToken"].some((f) => !cloud[f as CloudField].trim());
+        setCloudMissing(missing);
+        if (missing) return;
+        body.cloudApi = cloudBody();
+      }
       await save.mutateAsync(connection ? body : { ...body, name: values.name ?? "", channel });
       enqueueSnackbar(t("connections.toasts.saved"), { variant: "success" });
       onClose();
@@ -140,6 +165,46 @@ function ConnectionForm({ connection, onClose }: { connection: ConnectionDTO | n
           </TextField>
         )}
       />
+      {isCloud && (
+        <Box sx={{ display: "flex", flexDirection: "column", gap: 2 }} data-testid="cloud-api-settings">
+          <Typography variant="subtitle2">{t("connections.cloudApi.title")}</Typography>
+          {cloudMissing && <Alert severity="error">{t("backendErrors.ERR_CLOUD_API_SETTINGS_REQUIRED")}</Alert>}
+          {CLOUD_FIELDS.map((f) => {
+            const secret = CLOUD_SECRETS.includes(f);
+            return (
+              <TextField
+                key={f}
+                label={t(`connections.cloudApi.${f}`)}
+                type={secret ? "password" : "text"}
+                autoComplete={secret ? "new-password" : "off"}
+                required={!connection && f !== "wabaId"}
+                value={cloud[f]}
+                onChange={(e) => setCloud((c) => ({ ...c, [f]: e.target.value }))}
+                helperText={
+                  secret && connection ? t("connections.cloudApi.secretKept") : f === "wabaId" ? t("connections.cloudApi.wabaIdHelp") : undefined
+                }
+                fullWidth
+                slotProps={{ htmlInput: { maxLength: f === "verifyToken" ? 200 : 1000 } }}
+              />
+            );
+          })}
+          <Box>
+            <Typography variant="body2">{t("connections.cloudApi.webhookUrl")}</Typography>
+            {connection?.cloudApi ? (
+              <Typography variant="body2" sx={{ fontFamily: "monospace", wordBreak: "break-all" }} data-testid="cloud-api-webhook-url">
+                {`${window.location.origin}${connection.cloudApi.webhookPath}`}
+              </Typography>
+            ) : (
+              <Typography variant="body2" color="text.secondary">
+                {t("connections.cloudApi.webhookAfterSave")}
+              </Typography>
+            )}
+            <Typography variant="caption" color="text.secondary">
+              {t("connections.cloudApi.webhookHelp")}
+            </Typography>
+          </Box>
+        </Box>
+      )}
       {MESSAGE_FIELDS.map((name) => (
         <TextField key={name} {...form.field(name)} label={t(`connections.form.${name}`)} multiline minRows={2} maxRows={5} fullWidth />
       ))}
