@@ -14,21 +14,26 @@ export function formatDate(isoDate: string | Date): string {
   return new Intl.DateTimeFormat(currentLocale(), { day: "2-digit", month: "2-digit", year: "numeric", timeZone: "UTC" }).format(date);
 }
 
-/** An instant in the browser's time zone, date and time (short). */
-export function formatDateTime(value: string | Date, options: Intl.DateTimeFormatOptions = { dateStyle: "short", timeStyle: "short" }): string {
+function formatInstant(value: string | Date, options: Intl.DateTimeFormatOptions): string {
   const date = typeof value === "string" ? new Date(value) : value;
   if (Number.isNaN(date.getTime())) return "";
   return new Intl.DateTimeFormat(currentLocale(), options).format(date);
 }
 
-/** The local calendar day of an instant (short). */
+/** The local calendar day of an instant: 24/11/2026, 11/24/2026. */
 export function formatLocalDate(value: string | Date): string {
-  return formatDateTime(value, { day: "2-digit", month: "2-digit", year: "numeric" });
+  return formatInstant(value, { day: "2-digit", month: "2-digit", year: "numeric" });
 }
 
-/** Hours and minutes of an instant in the browser's time zone. */
+/** Hours and minutes of an instant in the browser's time zone: 14:05, 02:05 PM. */
 export function formatTime(value: string | Date): string {
-  return formatDateTime(value, { hour: "2-digit", minute: "2-digit" });
+  return formatInstant(value, { hour: "2-digit", minute: "2-digit" });
+}
+
+/** Date and time of an instant, as "24/11/2026 14:05" (pt), "11/24/2026 02:05 PM" (en). */
+export function formatDateTime(value: string | Date): string {
+  const date = formatLocalDate(value);
+  return date && `${date} ${formatTime(value)}`;
 }
 
 export function formatNumber(value: number, options?: Intl.NumberFormatOptions): string {

@@ -80,7 +80,7 @@ describe("ScheduleModal", () => {
     });
     expect(screen.getByRole("dialog", { name: "Novo agendamento" })).toBeInTheDocument();
     const contact = screen.getByRole("combobox", { name: "Contato" });
-    expect(contact).toHaveValue("Maria Souza - 5511988887777");
+    expect(contact).toHaveValue("Maria Souza - +55 11 98888 7777");
     expect(contact).toBeDisabled();
     const when = screen.getByLabelText(/Data e hora de envio/) as HTMLInputElement;
     const defaultAt = fromLocalInput(when.value, TZ)!.getTime();
@@ -139,7 +139,7 @@ describe("ScheduleModal", () => {
     await userEvent.type(contact, "jo");
     expect(await screen.findByText("Digite ao menos 3 letras para buscar")).toBeInTheDocument();
     await userEvent.type(contact, "ão");
-    await userEvent.click(await screen.findByRole("option", { name: "João Lima - 5511977776666" }, { timeout: 3000 }));
+    await userEvent.click(await screen.findByRole("option", { name: "João Lima - +55 11 97777 6666" }, { timeout: 3000 }));
     await userEvent.click(screen.getByRole("button", { name: "Agendar" }));
     await waitFor(() => expect(calls.some((c) => c.method === "POST")).toBe(true));
     expect(calls.find((c) => c.method === "POST")!.body).toMatchObject({ contactId: 8, body: "Mensagem de teste" });
@@ -204,7 +204,7 @@ describe("SchedulesPage", () => {
       { session: fakeSession(attendant()), path: "/schedules?contactId=5", routePath: "/schedules" },
     );
     const dialog = await screen.findByRole("dialog", { name: "Novo agendamento" });
-    expect(within(dialog).getByRole("combobox", { name: "Contato" })).toHaveValue("Maria Souza - 5511988887777");
+    expect(within(dialog).getByRole("combobox", { name: "Contato" })).toHaveValue("Maria Souza - +55 11 98888 7777");
     await waitFor(() => expect(router.state.location.search).toBe(""));
     await userEvent.click(within(dialog).getByRole("button", { name: "Cancelar" }));
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
