@@ -8,6 +8,7 @@ import { VOLUME_KEY } from "../../app/layout/VolumeControl";
 import { readLocalStorage } from "../../hooks/useLocalStorage";
 import { useSession } from "../auth/SessionProvider";
 import { patchMessagesCache } from "../messages/messagesCache";
+import { stripWhatsApp } from "../messages/whatsappFormat";
 import { playNotificationSound, requestNotificationPermission, shouldNotify, showBrowserNotification } from "./notifications";
 import { patchTicketsCache, type ContactPatch } from "./ticketsCache";
 
@@ -48,7 +49,7 @@ export function useTicketsRealtime(): void {
     const name = event.contact?.name ?? event.ticket.contact.name;
     showBrowserNotification(
       t("tickets.notifications.title", { name }),
-      event.ticket.lastMessage || event.message.body,
+      stripWhatsApp(event.ticket.lastMessage || event.message.body),
       `ticket-${event.ticket.id}`,
       () => navigate(`/tickets/${event.ticket.uuid}`),
     );
