@@ -4,7 +4,7 @@ import LinkIcon from "@mui/icons-material/Link";
 import OpenInNew from "@mui/icons-material/OpenInNew";
 import Star from "@mui/icons-material/Star";
 import { format } from "date-fns";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useSearchParams } from "react-router";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
@@ -44,8 +44,10 @@ export default function ConnectionsPage() {
   // /connections?new=1 (the onboarding's "try it without a phone"): the add dialog opens, Simulator chosen.
   const [params, setParams] = useSearchParams();
   const openNew = dialog.openNew;
+  const handledNew = useRef(false);
   useEffect(() => {
-    if (params.get("new") !== "1") return;
+    if (handledNew.current || params.get("new") !== "1") return;
+    handledNew.current = true;
     if (canAdd) openNew();
     setParams({}, { replace: true });
   }, [params, setParams, canAdd, openNew]);

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { fakeSession, jsonResponse, makeUser, mockFetch } from "../../test/utils";
 import { renderWithSocket } from "../connections/testSocket";
 import type { OnboardingState } from "./api";
-import { OnboardingChecklist } from "./OnboardingChecklist";
+import ConnectionsPage from "../connections/ConnectionsPage";
+import { OnboardingChecklist, SIMULATOR_LINK } from "./OnboardingChecklist";
 
 const admin = makeUser({ id: 1, profile: "admin" });
 const state = (done: string[], dismissed = false): OnboardingState => {
@@ -60,5 +61,16 @@ describe("OnboardingChecklist", () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(calls).toHaveLength(0);
     expect(screen.queryByTestId("onboarding")).toBeNull();
+  });
+});
+
+describe("'Experimentar sem celular' (/connections?new=1)", () => {
+  it("opens the add-connection dialog once, with the Simulator channel, and clears the query", async () => {
+    mockFetch({ "GET /api/whatsapp/": () => jsonResponse(200, []) });
+    const view = renderWithSocket(<ConnectionsPage />, { session: fakeSession(admin), path: `/connections?new=1`, routePath: "/connections" });
+    const dialog = await screen.findByRole("dialog", { name: "Adicionar WhatsApp" });
+    expect(within(dialog).getByRole("combobox", { name: "Canal" })).toHaveTextContent("Simulador");
+    await waitFor(() => expect(view.router.state.location.search).toBe(""));
+    expect(SIMULATOR_LINK).toBe("/connections?new=1");
   });
 });
