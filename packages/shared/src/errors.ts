@@ -295,6 +295,12 @@ export const ERRORS = {
     en: "This Cloud API number is already used by another connection.",
     es: "Este número de la Cloud API ya está en otra conexión.",
   },
+  ERR_CLOUD_API_TEMPLATE_INVALID: {
+    status: 400,
+    pt: "Modelo não encontrado entre os aprovados desta conexão, ou com um número errado de parâmetros.",
+    en: "Template not found among this connection's approved ones, or with the wrong number of parameters.",
+    es: "Plantilla no encontrada entre las aprobadas de esta conexión, o con un número incorrecto de parámetros.",
+  },
   ERR_OUTSIDE_WHATSAPP_WINDOW: {
     status: 400,
     pt: "Já se passaram mais de 24 horas desde a última mensagem do cliente: o WhatsApp só permite enviar um modelo aprovado.",

@@ -218,6 +218,7 @@ export const ROUTE_ACCESS: Record<string, Access> = {
   "GET /cloudapi/{connectionId}/templates": MEMBER,
   "POST /cloudapi/{connectionId}/templates/sync": ADMIN,
   "GET /cloudapi/tickets/{ticketId}/window": MEMBER,
+  "POST /cloudapi/tickets/{ticketId}/template": MEMBER,
   "GET /simulator/connections": MEMBER,
   "GET /simulator/{connectionId}": PUBLIC,
   "GET /simulator/{connectionId}/link": ADMIN,

@@ -265,6 +265,31 @@ describe("the 24-hour customer-service window", () => {
     expect(listed.templates.map((x: { name: string }) => x.name)).toEqual(["retomar"]);
     expect((await call(b.adminSession, "GET", `/cloudapi/${conn.id}/templates`)).statusCode).toBe(404);
 
+    // A wrong template or parameter count is refused; the approved one goes out with its parameters.
+    const bad = await call(a.adminSession, "POST", `/cloudapi/tickets/${row!.ticketId}/template`, {
+      name: "retomar",
+      language: "pt_BR",
+      bodyParams: [],
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toBe("ERR_CLOUD_API_TEMPLATE_INVALID");
+    const tpl = await call(a.adminSession, "POST", `/cloudapi/tickets/${row!.ticketId}/template`, {
+      name: "retomar",
+      language: "pt_BR",
+      bodyParams: ["Maria"],
+    });
+    expect(tpl.statusCode, tpl.body).toBe(201);
+    expect(tpl.json()[0]).toMatchObject({ body: "Olá Maria, podemos continuar?", fromMe: true, status: "sent" });
+    expect(fake.sent().at(-1)!.body).toMatchObject({
+      to: CUST,
+      type: "template",
+      template: { name: "retomar", language: { code: "pt_BR" }, components: [{ type: "body", parameters: [{ type: "text", text: "Maria" }] }] },
+    });
+    expect(
+      (await call(b.adminSession, "POST", `/cloudapi/tickets/${row!.ticketId}/template`, { name: "retomar", language: "pt_BR", bodyParams: ["x"] }))
+        .statusCode,
+    ).toBe(404);
+
     // The customer writes again: the window reopens.
     const again = await fake.inbound(A.phoneNumberId, CUST, { type: "text", text: { body: "voltei" } });
     await poll(async () => (await rowsOf(again.id)).length).toBe(1);

@@ -12,6 +12,7 @@ import { canSeeTicket, ticketPolicy, type TicketScope } from "../tickets/policy"
 import { presentTicketById } from "../tickets/presenter";
 import { addressOfContact, sessionFor } from "./gateway";
 import { assertCustomerServiceWindow } from "../../channels/cloudapi/window";
+import { CloudApiSession, type TemplateSend } from "../../channels/cloudapi/provider";
 import { relayOf, type SendRelay } from "./sendRelay";
 import { previewOf } from "./labels";
 import { presentMessage, presentMessagesById, selectMessages } from "./presenter";
@@ -32,6 +33,8 @@ export interface SendInput {
   /** Sent as a voice note (push-to-talk) when the file is audio. */
   voice?: boolean;
   idempotencyKey?: string;
+  /** A Cloud API template (the only send allowed outside the 24 h window); `body` is its rendered text. */
+  template?: TemplateSend;
 }
 
 type TicketRecord = typeof tickets.$inferSelect;
@@ -133,7 +136,7 @@ export class MessagesService {
     }
     if (input.quotedMsgId) await this.assertQuotable(companyId, t, input.quotedMsgId);
     // Cloud API: free text only inside the 24 h customer-service window (templates go through /cloudapi).
-    await assertCustomerServiceWindow(this.db, companyId, t);
+    if (!input.template) await assertCustomerServiceWindow(this.db, companyId, t);
 
     let ids: number[];
     try {
@@ -176,6 +179,7 @@ export class MessagesService {
               ack: 0,
               status: "pending",
               idempotencyKey: index === 0 ? (input.idempotencyKey ?? null) : null,
+              ...(index === 0 && input.template && !part.file && { dataJson: { template: input.template } }),
             })
             .returning({ id: messages.id, body: messages.body, mediaType: messages.mediaType, mediaName: messages.mediaName });
           created.push(row!.id);
@@ -263,6 +267,13 @@ export class MessagesService {
     try {
       const session = sessionFor(this.ctx, companyId, m.connectionId);
       const to = await addressOfContact(this.db, companyId, m.contactId!);
+      const template = (m.dataJson as { template?: TemplateSend } | null)?.template;
+      if (template) {
+        if (!(session instanceof CloudApiSession)) throw new ChannelError("UNSUPPORTED", "templates need a Cloud API connection");
+        const result = await session.sendTemplate(to, template);
+        outcome = { providerMessageId: result.providerMessageId, status: "sent" };
+        return await this.recordOutcome(companyId, m, outcome, failure);
+      }
       let content: OutboundContent;
       if (m.mediaPath) {
         const { record, data } = await this.media.load(companyId, m.mediaPath);
@@ -284,6 +295,15 @@ export class MessagesService {
       outcome = { providerMessageId: null, status: "failed" };
       failure = err instanceof ChannelError ? err.code : "SEND_FAILED";
     }
+    return this.recordOutcome(companyId, m, outcome, failure);
+  }
+
+  private async recordOutcome(
+    companyId: number,
+    m: typeof messages.$inferSelect,
+    outcome: { providerMessageId: string | null; status: "sent" | "failed" },
+    failure: ChannelError["code"] | null,
+  ): Promise<{ message: MessageDTO; failure: ChannelError["code"] | null }> {
     await this.db
       .update(messages)
       .set({
