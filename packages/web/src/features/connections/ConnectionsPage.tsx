@@ -3,7 +3,6 @@ import { Box, Button, Typography } from "@mui/material";
 import LinkIcon from "@mui/icons-material/Link";
 import OpenInNew from "@mui/icons-material/OpenInNew";
 import Star from "@mui/icons-material/Star";
-import { format } from "date-fns";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useSearchParams } from "react-router";
@@ -18,11 +17,9 @@ import { ConnectionStatusChip } from "./ConnectionStatusChip";
 import { QrCodeDialog } from "./QrCodeDialog";
 import { SessionActions } from "./SessionActions";
 import { SimulatorLinkDialog } from "./SimulatorLinkDialog";
+import { formatDateTime } from "../../app/format";
 
-function formatUpdatedAt(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? "" : format(date, "dd/MM/yy HH:mm");
-}
+const formatUpdatedAt = (iso: string): string => formatDateTime(iso);
 
 /**
  * Connections page (spec §2): table with status, session actions by status, QR dialog, add/edit dialog,

@@ -16,6 +16,7 @@ import { ContactModal } from "./ContactModal";
 import { exportContactsCsv, type ExportProgress } from "./exportCsv";
 import { StartTicketDialog } from "./StartTicketDialog";
 import { useContactsRealtime } from "./useContactsRealtime";
+import { formatNumber } from "../../app/format";
 
 /**
  * Contacts of the company (spec §2): avatar, name, number, email; start ticket, edit, delete (allowed roles);
@@ -158,7 +159,7 @@ export default function ContactsPage() {
                 <Box key={key} sx={{ display: "contents" }}>
                   <Typography component="dt">{t(`contacts.import.${key}`)}</Typography>
                   <Typography component="dd" sx={{ m: 0, fontWeight: 600, textAlign: "right" }} data-testid={`import-${key}`}>
-                    {imported[key].toLocaleString("pt-BR")}
+                    {formatNumber(imported[key])}
                   </Typography>
                 </Box>
               ))}

@@ -7,6 +7,7 @@ import { useListSearch, usePagedList } from "../../components/list/useListData";
 import { useSession } from "../auth/SessionProvider";
 import { useDeleteTag, useTagsList, useTagsRealtime } from "./api";
 import { TagModal } from "./TagModal";
+import { formatNumber } from "../../app/format";
 
 /** A chip in the tag's colour, with a readable text colour. */
 export function TagChip({ tag }: { tag: Pick<TagDTO, "name" | "color"> }) {
@@ -47,7 +48,7 @@ export default function TagsPage() {
           header: t("tags.table.tickets"),
           align: "center",
           cellProps: { "data-testid": "tag-tickets-count" },
-          cell: (tag) => (tag.ticketsCount ?? 0).toLocaleString("pt-BR"),
+          cell: (tag) => formatNumber(tag.ticketsCount ?? 0),
         },
         {
           header: t("tags.table.kanban"),

@@ -35,6 +35,7 @@ import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { LoadingState } from "../../components/LoadingState";
 import { errorText, toastError, translateValidation } from "../../components/toastError";
 import { useDeleteWebhook, useResendDelivery, useSaveWebhook, useWebhookDeliveries, useWebhooks } from "./api";
+import { formatDateTime } from "../../app/format";
 
 const STATUS_COLOR = { pending: "default", retrying: "warning", delivered: "success", failed: "error" } as const;
 
@@ -121,7 +122,7 @@ function WebhookDialog({ webhook, onClose }: { webhook: WebhookDTO | null; onClo
 
 /** The delivery log of one webhook: last answers and a resend button per delivery. */
 function Deliveries({ webhook }: { webhook: WebhookDTO }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const deliveries = useWebhookDeliveries(webhook.id);
   const resend = useResendDelivery(webhook.id);
   const rows = deliveries.data?.deliveries ?? [];
@@ -148,7 +149,7 @@ function Deliveries({ webhook }: { webhook: WebhookDTO }) {
           <TableBody>
             {rows.map((d) => (
               <TableRow key={d.id} data-testid="webhook-delivery">
-                <TableCell>{new Date(d.lastAttemptAt ?? d.createdAt).toLocaleString(i18n.language)}</TableCell>
+                <TableCell>{formatDateTime(d.lastAttemptAt ?? d.createdAt)}</TableCell>
                 <TableCell>{d.event}</TableCell>
                 <TableCell>
                   <Chip size="small" color={STATUS_COLOR[d.status]} label={t(`webhooks.status.${d.status}`)} />
