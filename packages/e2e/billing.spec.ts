@@ -1,46 +1,25 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { apiToken, bearer, newStamp, saoPauloDay, signUpCompany, submitLogin, SUPER } from "./support/world";
 
 /**
  * Issue 13: a company whose subscription expired is not a dead end. Its admin logs in to a billing-only
  * session, pays the overdue invoice by Pix through the sandbox PSP (the payer's bank calls our webhook; the
  * server confirms the charge at the PSP), sees the renewal, and the whole app is open again.
  */
-const stamp = Date.now().toString(36);
+const stamp = newStamp();
 const owner = { name: `Padaria ${stamp}`, email: `dono-${stamp}@padaria.test`, password: "segredo-123" };
-const SUPER = { email: "super@balcao.test", password: "Sup3r-Secret!" };
-
-function isoDay(offsetDays: number): string {
-  // The company's time zone (America/Sao_Paulo), as the server counts due dates.
-  const now = new Date(Date.now() + offsetDays * 86_400_000);
-  return new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo" }).format(now);
-}
-
-async function token(request: APIRequestContext, email: string, password: string): Promise<string> {
-  const res = await request.post("/api/auth/login", { data: { email, password } });
-  expect(res.status()).toBe(200);
-  return ((await res.json()) as { token: string }).token;
-}
-
-async function login(page: Page, email: string, password: string) {
-  await page.goto("/login");
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Senha").fill(password);
-  await page.getByRole("button", { name: "Entrar" }).click();
-}
 
 test.beforeAll(async ({ request }) => {
-  const plans = (await (await request.get("/api/plans/list")).json()) as { id: number; value: number }[];
-  const signup = await request.post("/api/companies/cadastro", { data: { ...owner, phone: "", planId: plans[0]!.id } });
-  expect(signup.status()).toBe(201);
-  const { companyId } = (await signup.json()) as { companyId: number };
+  // The first plan: the invoice's R$ 49,90 below is its price.
+  const companyId = await signUpCompany(request, owner, "first");
   // The trial ran out three days ago (the super user moves the due date, as support would).
-  const root = await token(request, SUPER.email, SUPER.password);
-  const moved = await request.put(`/api/companies/${companyId}`, { headers: { authorization: `Bearer ${root}` }, data: { dueDate: isoDay(-3) } });
+  const root = await apiToken(request, SUPER);
+  const moved = await request.put(`/api/companies/${companyId}`, { headers: bearer(root), data: { dueDate: saoPauloDay(-3) } });
   expect(moved.status()).toBe(200);
 });
 
 test("an expired company's admin pays the invoice by Pix and gets the whole app back", async ({ page, request }) => {
-  await login(page, owner.email, owner.password);
+  await submitLogin(page, owner);
   // Billing-only: straight to the finance page, the rest of the app is closed.
   await expect(page).toHaveURL(/\/financeiro$/);
   await expect(page.getByTestId("billing-expired")).toBeVisible();

@@ -1,6 +1,17 @@
 import { readFileSync } from "node:fs";
-import ExcelJS from "exceljs";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { openCustomerPhone } from "./support/phone";
+import {
+  contactsSpreadsheet,
+  importSpreadsheet,
+  logIn,
+  newStamp,
+  nextMinuteAtLeast20sAway,
+  pairSimulator,
+  saoPauloLocal,
+  signUpAndLogIn,
+  simulatorLink,
+} from "./support/world";
 
 /**
  * Issue 17: the admin imports a spreadsheet of 20 contacts into a new list on /contact-lists, sets the campaign
@@ -8,7 +19,7 @@ import { expect, test, type APIRequestContext } from "@playwright/test";
  * simulator connection, and watches its report reach FINALIZADA with 20 of 20 delivered; one customer's
  * phone on /simulator receives the message once with {nome} filled in, and the CSV export has the 20 rows.
  */
-const stamp = Date.now().toString(36);
+const stamp = newStamp();
 const owner = { name: `Loja ${stamp}`, email: `dono-${stamp}@loja.test`, password: "segredo-123" };
 const listName = `Clientes ${stamp}`;
 const campaignName = `Promo ${stamp}`;
@@ -22,80 +33,20 @@ const contacts = Array.from({ length: 20 }, (_, i) => ({
 
 let simulatorUrl = "";
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-async function post(request: APIRequestContext, token: string, path: string, data: unknown) {
-  const res = await request.post(path, { headers: { Authorization: `Bearer ${token}` }, data });
-  expect(res.ok(), `${path}: ${await res.text()}`).toBeTruthy();
-  return res.json();
-}
-
-/** "YYYY-MM-DDTHH:mm" of an instant on São Paulo's clock (the company's and the browser's time zone). */
-function saoPauloLocal(at: Date): string {
-  const parts = new Intl.DateTimeFormat("en-GB", {
-    timeZone: "America/Sao_Paulo",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(at);
-  const get = (type: string) => parts.find((p) => p.type === type)!.value;
-  return `${get("year")}-${get("month")}-${get("day")}T${get("hour")}:${get("minute")}`;
-}
-
 test.beforeAll(async ({ request }) => {
-  const plans = (await (await request.get("/api/plans/list")).json()) as { id: number; users: number }[];
-  const plan = plans.reduce((a, b) => (b.users > a.users ? b : a));
-  const signup = await request.post("/api/companies/cadastro", { data: { ...owner, phone: "", planId: plan.id } });
-  expect(signup.status(), await signup.text()).toBe(201);
-  const token = (await (await request.post("/api/auth/login", { data: { email: owner.email, password: owner.password } })).json()).token as string;
-  const auth = { Authorization: `Bearer ${token}` };
-  const connection = await post(request, token, "/api/whatsapp", { name: "Simulador", channel: "simulator", isDefault: true });
-  const state = await waitFor(
-    async () =>
-      (await (await request.get(`/api/simulator/${connection.id}`, { headers: auth })).json()) as { connection: { status: string; qrcode: string } },
-    (s) => s.connection.status === "qrcode" && !!s.connection.qrcode,
-  );
-  await post(request, token, `/api/simulator/${connection.id}/scan`, { code: state.connection.qrcode });
-  simulatorUrl = (await (await request.get(`/api/simulator/${connection.id}/link`, { headers: auth })).json()).url;
+  const token = await signUpAndLogIn(request, owner);
+  simulatorUrl = (await simulatorLink(request, token, await pairSimulator(request, token))).url;
 });
 
-/** The sheet: a header row in Portuguese, then the 20 contacts. */
-async function spreadsheet(): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
-  const sheet = workbook.addWorksheet("Contatos");
-  sheet.addRow(["Nome", "Número", "E-mail"]);
-  for (const c of contacts) sheet.addRow([c.name, c.number, c.email]);
-  return Buffer.from(await workbook.xlsx.writeBuffer());
-}
+const spreadsheet = () => contactsSpreadsheet(contacts.map((c) => [c.name, c.number, c.email]));
 
 test("a campaign to 20 imported contacts runs on the simulator and its report reaches FINALIZADA", async ({ browser, page }) => {
   test.setTimeout(240_000);
   // One customer's phone on /simulator, in its own browser context.
   const customer = contacts[0]!;
-  const phoneContext = await browser.newContext();
-  const phone = await phoneContext.newPage();
-  await phone.goto(simulatorUrl);
-  const addForm = phone.getByRole("form", { name: "Adicionar cliente" });
-  await addForm.getByLabel("Número").fill(customer.number);
-  await addForm.getByLabel("Nome (opcional)").fill(customer.name);
-  await addForm.getByRole("button", { name: "Adicionar telefone" }).click();
-  const phoneLog = phone.getByRole("region", { name: `Conversa de ${customer.name}` }).getByRole("log", { name: "Mensagens do telefone" });
+  const { context: phoneContext, log: phoneLog } = await openCustomerPhone(browser, simulatorUrl, customer);
 
-  await page.goto("/login");
-  await page.getByLabel("E-mail").fill(owner.email);
-  await page.getByLabel("Senha").fill(owner.password);
-  await page.getByRole("button", { name: "Entrar" }).click();
-  await expect(page).not.toHaveURL(/\/login$/);
+  await logIn(page, owner);
 
   // The list, filled from the spreadsheet on its contacts page.
   await page.goto("/contact-lists");
@@ -110,12 +61,7 @@ test("a campaign to 20 imported contacts runs on the simulator and its report re
     .getByRole("button", { name: `Contatos de ${listName}` })
     .click();
   await expect(page).toHaveURL(/\/contact-lists\/\d+\/contacts$/);
-  await page.getByTestId("spreadsheet-input").setInputFiles({
-    name: "clientes.xlsx",
-    mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    buffer: await spreadsheet(),
-  });
-  const result = page.getByRole("dialog", { name: "Importação da planilha" });
+  const result = await importSpreadsheet(page, await spreadsheet());
   await expect(result.getByText("20 contatos importados")).toBeVisible();
   await result.getByRole("button", { name: "Fechar" }).click();
   await expect(page.getByTestId("contact-list-item-row")).toHaveCount(20);
@@ -138,7 +84,7 @@ test("a campaign to 20 imported contacts runs on the simulator and its report re
   await page.getByRole("button", { name: "Nova campanha" }).click();
   const dialog = page.getByRole("dialog", { name: "Nova campanha" });
   await dialog.getByRole("textbox", { name: "Nome" }).fill(campaignName);
-  const sendAt = new Date(Math.ceil((Date.now() + 20_000) / 60_000) * 60_000);
+  const sendAt = nextMinuteAtLeast20sAway();
   await dialog.getByLabel(/Agendamento/).fill(saoPauloLocal(sendAt));
   await dialog.getByRole("combobox", { name: /Conexão/ }).click();
   await page.getByRole("option", { name: "Simulador" }).click();

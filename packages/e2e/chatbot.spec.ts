@@ -1,4 +1,6 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator } from "@playwright/test";
+import { openCustomerPhone } from "./support/phone";
+import { logIn, newStamp, pairSimulator, post, signUpAndLogIn, simulatorLink } from "./support/world";
 
 /**
  * Issue 7: the admin builds a queue with a two-level option tree (through the API) and links it, with a
@@ -6,7 +8,7 @@ import { expect, test, type APIRequestContext, type Locator, type Page } from "@
  * menu and the tree (an invalid answer and a step back included) and lands in the right queue, where that
  * queue's attendant sees the ticket; the other queue's attendant does not.
  */
-const stamp = Date.now().toString(36);
+const stamp = newStamp();
 const owner = { name: `Livraria ${stamp}`, email: `dono-${stamp}@livraria.test`, password: "segredo-123" };
 const support = { name: `Sofia ${stamp}`, email: `sofia-${stamp}@livraria.test`, password: "senha-123" };
 const sales = { name: `Vitor ${stamp}`, email: `vitor-${stamp}@livraria.test`, password: "senha-123" };
@@ -19,35 +21,8 @@ const LEAF_MESSAGE = "Certo! Um atendente do financeiro já vai falar com você.
 let simulatorUrl = "";
 let supportQueue = "";
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-async function post(request: APIRequestContext, token: string, path: string, data: unknown) {
-  const res = await request.post(path, { headers: { Authorization: `Bearer ${token}` }, data });
-  expect(res.ok(), `${path}: ${await res.text()}`).toBeTruthy();
-  return res.json();
-}
-
-async function login(page: Page, who: { email: string; password: string }) {
-  await page.goto("/login");
-  await page.getByLabel("E-mail").fill(who.email);
-  await page.getByLabel("Senha").fill(who.password);
-  await page.getByRole("button", { name: "Entrar" }).click();
-  await expect(page).not.toHaveURL(/\/login$/);
-}
-
 test.beforeAll(async ({ request }) => {
-  const plans = (await (await request.get("/api/plans/list")).json()) as { id: number; users: number }[];
-  const plan = plans.reduce((a, b) => (b.users > a.users ? b : a));
-  const signup = await request.post("/api/companies/cadastro", { data: { ...owner, phone: "", planId: plan.id } });
-  expect(signup.status(), await signup.text()).toBe(201);
-  const token = (await (await request.post("/api/auth/login", { data: { email: owner.email, password: owner.password } })).json()).token as string;
+  const token = await signUpAndLogIn(request, owner);
 
   // Two queues; Suporte has a two-level option tree.
   const vendas = await post(request, token, "/api/queue", {
@@ -71,35 +46,12 @@ test.beforeAll(async ({ request }) => {
   await post(request, token, "/api/users", { ...sales, profile: "user", queueIds: [vendas.id] });
 
   // The connection serves both queues (so the bot shows the menu after the greeting).
-  const connection = await post(request, token, "/api/whatsapp", {
-    name: "Simulador",
-    channel: "simulator",
-    isDefault: true,
-    greetingMessage: GREETING,
-    queueIds: [vendas.id, suporte.id],
-  });
-  const auth = { Authorization: `Bearer ${token}` };
-  const state = await waitFor(
-    async () =>
-      (await (await request.get(`/api/simulator/${connection.id}`, { headers: auth })).json()) as { connection: { status: string; qrcode: string } },
-    (s) => s.connection.status === "qrcode" && !!s.connection.qrcode,
-  );
-  await post(request, token, `/api/simulator/${connection.id}/scan`, { code: state.connection.qrcode });
-  simulatorUrl = (await (await request.get(`/api/simulator/${connection.id}/link`, { headers: auth })).json()).url;
+  const connectionId = await pairSimulator(request, token, { greetingMessage: GREETING, queueIds: [vendas.id, suporte.id] });
+  simulatorUrl = (await simulatorLink(request, token, connectionId)).url;
 });
 
 test("a customer walks the queue menu and the option tree on /simulator and lands in Suporte", async ({ browser }) => {
-  const phoneContext = await browser.newContext();
-  const phone = await phoneContext.newPage();
-  await phone.goto(simulatorUrl);
-  const addForm = phone.getByRole("form", { name: "Adicionar cliente" });
-  await addForm.getByLabel("Número").fill(customer.number);
-  await addForm.getByLabel("Nome (opcional)").fill(customer.name);
-  await addForm.getByRole("button", { name: "Adicionar telefone" }).click();
-  const chat = phone.getByRole("region", { name: `Conversa de ${customer.name}` });
-  const log = chat.getByRole("log", { name: "Mensagens do telefone" });
-  const fromCompany = log.locator('[data-testid="simulator-message"][data-direction="in"]');
-  const input = chat.getByRole("textbox", { name: "Mensagem do cliente" });
+  const { context: phoneContext, fromCompany, input } = await openCustomerPhone(browser, simulatorUrl, customer);
   const say = async (text: string) => {
     await input.fill(text);
     await input.press("Enter");
@@ -143,7 +95,7 @@ test("a customer walks the queue menu and the option tree on /simulator and land
   // Sofia (Suporte) sees the ticket waiting in her queue; Vitor (Vendas) does not.
   const sofia = await browser.newContext();
   const sofiaPage = await sofia.newPage();
-  await login(sofiaPage, support);
+  await logIn(sofiaPage, support);
   await sofiaPage.goto("/tickets");
   await sofiaPage.getByRole("tab", { name: /Aguardando/ }).click();
   const row = sofiaPage.getByRole("list", { name: "Aguardando" }).getByTestId("ticket-row").filter({ hasText: customer.name });
@@ -154,7 +106,7 @@ test("a customer walks the queue menu and the option tree on /simulator and land
 
   const vitor = await browser.newContext();
   const vitorPage = await vitor.newPage();
-  await login(vitorPage, sales);
+  await logIn(vitorPage, sales);
   await vitorPage.goto("/tickets");
   await vitorPage.getByRole("tab", { name: /Aguardando/ }).click();
   await expect(vitorPage.getByText("Nenhum atendimento aguardando")).toBeVisible();

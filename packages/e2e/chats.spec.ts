@@ -1,11 +1,12 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { apiToken, bearer, logIn, newStamp, signUpAndLogIn } from "./support/world";
 
 /**
  * Issue 18: two colleagues chat live — the owner on a wide screen creates the chat and writes; the attendant,
  * on a phone-sized screen (tabs Chats / Mensagens), sees the unread badges, opens the chat (badges reset)
  * and answers with Enter, and the owner's pane shows the answer without a reload.
  */
-const stamp = Date.now().toString(36);
+const stamp = newStamp();
 const owner = { name: `Oficina ${stamp}`, email: `dono-${stamp}@oficina.test`, password: "segredo-123" };
 const attendant = { name: `Bruna ${stamp}`, email: `bruna-${stamp}@oficina.test`, password: "senha-123" };
 const title = `Plantão ${stamp}`;
@@ -13,21 +14,17 @@ const historian = { name: `Carla ${stamp}`, email: `carla-${stamp}@oficina.test`
 const historyTitle = `Histórico ${stamp}`;
 
 test.beforeAll(async ({ request }) => {
-  const plans = (await (await request.get("/api/plans/list")).json()) as { id: number; users: number }[];
-  const plan = plans.reduce((a, b) => (b.users > a.users ? b : a));
-  const signup = await request.post("/api/companies/cadastro", { data: { ...owner, phone: "", planId: plan.id } });
-  expect(signup.status(), await signup.text()).toBe(201);
-  const token = (await (await request.post("/api/auth/login", { data: { email: owner.email, password: owner.password } })).json()).token as string;
-  const ownerId = (await (await request.get("/api/auth/me", { headers: { Authorization: `Bearer ${token}` } })).json()).id as number;
+  const token = await signUpAndLogIn(request, owner);
+  const ownerId = (await (await request.get("/api/auth/me", { headers: bearer(token) })).json()).id as number;
   for (const person of [attendant, historian]) {
     const created = await request.post("/api/users", {
-      headers: { Authorization: `Bearer ${token}` },
+      headers: bearer(token),
       data: { ...person, profile: "user", queueIds: [] },
     });
     expect(created.ok(), await created.text()).toBeTruthy();
   }
   // A third colleague's chat with the owner and 45 messages: three pages to scroll back through.
-  const carla = { Authorization: `Bearer ${(await (await request.post("/api/auth/login", { data: historian })).json()).token}` };
+  const carla = bearer(await apiToken(request, historian));
   const history = await (await request.post("/api/chats", { headers: carla, data: { title: historyTitle, users: [{ id: ownerId }] } })).json();
   for (let i = 1; i <= 45; i++) {
     const sent = await request.post(`/api/chats/${history.id}/messages`, { headers: carla, data: { message: `Histórico ${i}` } });
@@ -35,25 +32,17 @@ test.beforeAll(async ({ request }) => {
   }
 });
 
-async function login(page: Page, email: string, password: string) {
-  await page.goto("/login");
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Senha").fill(password);
-  await page.getByLabel("Senha").press("Enter");
-  await expect(page).not.toHaveURL(/\/login$/);
-}
-
 test("two colleagues chat live, one of them on a narrow screen", async ({ browser, page }) => {
   // The attendant, on a phone.
   const phoneContext = await browser.newContext({ viewport: { width: 390, height: 780 }, locale: "pt-BR", timezoneId: "America/Sao_Paulo" });
   const phone = await phoneContext.newPage();
-  await login(phone, attendant.email, attendant.password);
+  await logIn(phone, attendant, { submit: "enter" });
   await phone.goto("/chats");
   await expect(phone.getByRole("tab", { name: "Chats" })).toHaveAttribute("aria-selected", "true");
   await expect(phone.getByText("Nenhuma conversa")).toBeVisible();
 
   // The owner, on a desktop, creates the chat (the spec's texts first) and writes.
-  await login(page, owner.email, owner.password);
+  await logIn(page, owner, { submit: "enter" });
   await page.goto("/chats");
   await page.getByRole("button", { name: "Nova", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Nova conversa" });

@@ -1,25 +1,20 @@
 import { expect, test } from "@playwright/test";
+import { logIn, newStamp, signUpCompany } from "./support/world";
 
 /**
  * Issue 3: an admin adds a simulator connection, opens its QR, "scans" it on /simulator (a second tab)
  * and sees CONNECTED appear on the connections page without reloading; the QR dialog closes by itself and
  * the drawer's exclamation badge goes away once nothing needs attention.
  */
-const stamp = Date.now().toString(36);
+const stamp = newStamp();
 const owner = { name: `Floricultura ${stamp}`, email: `dono-${stamp}@flores.test`, password: "segredo-123" };
 
 test.beforeAll(async ({ request }) => {
-  const plans = await (await request.get("/api/plans/list")).json();
-  const signup = await request.post("/api/companies/cadastro", { data: { ...owner, phone: "", planId: plans[0].id } });
-  expect(signup.status(), await signup.text()).toBe(201);
+  await signUpCompany(request, owner, "first");
 });
 
 test("admin adds a simulator connection, scans its QR on /simulator and sees it CONNECTED live", async ({ page, context }) => {
-  await page.goto("/login");
-  await page.getByLabel("E-mail").fill(owner.email);
-  await page.getByLabel("Senha").fill(owner.password);
-  await page.getByRole("button", { name: "Entrar" }).click();
-  await expect(page).toHaveURL(/\/$/);
+  await logIn(page, owner, { landsOn: /\/$/ });
 
   const nav = page.getByRole("navigation", { name: "Menu principal" });
   // (The menu grows when the campaigns entry loads: navigate directly rather than race the layout.)

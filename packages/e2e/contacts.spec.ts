@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
+import { bearer, logIn, newStamp, pairSimulator, signUpAndLogIn } from "./support/world";
 
 /**
  * Contacts, tags and quick messages (issue 6): create a contact, start a ticket from the contacts page,
@@ -8,7 +9,7 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
  */
 test.describe.configure({ mode: "serial" });
 
-const stamp = Date.now().toString(36);
+const stamp = newStamp();
 const owner = { name: `Floricultura ${stamp}`, email: `dono-${stamp}@flores.test`, password: "segredo-123" };
 /** A fresh Brazilian mobile per run (the simulator accepts 10–15 digits not ending in 0000). */
 const suffix = `8${String(Date.now() % 10_000_000).padStart(7, "1")}`.replace(/0000$/, "1234");
@@ -18,63 +19,18 @@ const queueName = `Vendas ${stamp}`;
 const tagName = `VIP ${stamp}`;
 const quick = { shortcode: `saudacao${stamp}`, message: `Olá! Obrigado por falar com a Floricultura ${stamp}.` };
 
-let token = "";
-let connectionId = 0;
 /** Where the ticket opened from the contacts page lives (/tickets/{uuid}). */
 let ticketPath = "";
 
-const auth = () => ({ Authorization: `Bearer ${token}` });
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-/** docs/api.md (Simulator): create a simulator connection, read its pairing code and "scan" it. */
-async function pairSimulator(request: APIRequestContext) {
-  const created = await request.post("/api/whatsapp", { headers: auth(), data: { name: "Simulador", channel: "simulator", isDefault: true } });
-  expect(created.status(), await created.text()).toBe(201);
-  connectionId = (await created.json()).id;
-  const state = await waitFor(
-    async () =>
-      (await (await request.get(`/api/simulator/${connectionId}`, { headers: auth() })).json()) as { connection: { status: string; qrcode: string } },
-    (s) => s.connection.status === "qrcode" && !!s.connection.qrcode,
-  );
-  expect(state.connection.qrcode, "the simulator connection should show a pairing code").toBeTruthy();
-  const scan = await request.post(`/api/simulator/${connectionId}/scan`, { headers: auth(), data: { code: state.connection.qrcode } });
-  expect(scan.ok(), await scan.text()).toBeTruthy();
-  const live = await waitFor(
-    async () =>
-      (await (await request.get(`/api/simulator/${connectionId}`, { headers: auth() })).json()) as { connection: { status: string; live?: boolean } },
-    (s) => s.connection.status === "CONNECTED",
-  );
-  expect(live.connection.status).toBe("CONNECTED");
-}
-
-async function login(page: Page) {
-  await page.goto("/login");
-  await page.getByLabel("E-mail").fill(owner.email);
-  await page.getByLabel("Senha").fill(owner.password);
-  await page.getByRole("button", { name: "Entrar" }).click();
-  await expect(page).toHaveURL(/\/$/);
-}
+const login = (page: Page) => logIn(page, owner, { landsOn: /\/$/ });
 
 test.beforeAll(async ({ request }) => {
-  const plans = await (await request.get("/api/plans/list")).json();
-  const signup = await request.post("/api/companies/cadastro", { data: { ...owner, phone: "", planId: plans[0].id } });
-  expect(signup.status(), await signup.text()).toBe(201);
-  const session = await request.post("/api/auth/login", { data: { email: owner.email, password: owner.password } });
-  expect(session.ok()).toBeTruthy();
-  token = (await session.json()).token;
-  await pairSimulator(request);
-  const queue = await request.post("/api/queue", { headers: auth(), data: { name: queueName, color: "#1565C0" } });
+  const token = await signUpAndLogIn(request, owner, "first");
+  const connectionId = await pairSimulator(request, token);
+  const queue = await request.post("/api/queue", { headers: bearer(token), data: { name: queueName, color: "#1565C0" } });
   expect(queue.status(), await queue.text()).toBe(201);
   // One entry in the simulated phone's address book, for the import.
-  const phone = await request.post(`/api/simulator/${connectionId}/phones`, { headers: auth(), data: addressBookPhone });
+  const phone = await request.post(`/api/simulator/${connectionId}/phones`, { headers: bearer(token), data: addressBookPhone });
   expect(phone.status(), await phone.text()).toBe(201);
 });
 
@@ -90,7 +46,7 @@ test("contacts page: create a contact, import the address book, export CSV and s
   const modal = page.getByRole("dialog", { name: "Adicionar contato" });
   await expect(modal.getByLabel("Nome", { exact: true })).toBeFocused();
   await modal.getByRole("button", { name: "Adicionar", exact: true }).click();
-  await expect(modal.getByText("Required")).toHaveCount(2);
+  await expect(modal.getByText("Obrigatório")).toHaveCount(2);
   await modal.getByLabel("Nome", { exact: true }).fill(customer.name);
   await modal.getByLabel("Número do WhatsApp").fill(customer.typed);
   await modal.getByLabel("E-mail").fill(`cliente-${stamp}@flores.test`);

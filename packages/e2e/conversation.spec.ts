@@ -1,11 +1,13 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { openCustomerPhone } from "./support/phone";
+import { logIn, newStamp, pairSimulator, post, signUpAndLogIn, simulatorLink } from "./support/world";
 
 /**
  * Issue 5: a customer on /simulator sends a text, an image and a location; the attendant replies with a
  * quoted reply, an attachment and a quick message; the customer sees them; the attendant deletes one and
  * it is shown as deleted on both sides.
  */
-const stamp = Date.now().toString(36);
+const stamp = newStamp();
 const owner = { name: `Gráfica ${stamp}`, email: `dono-${stamp}@grafica.test`, password: "segredo-123" };
 const attendant = { name: `Carla ${stamp}`, email: `carla-${stamp}@grafica.test`, password: "senha-123" };
 const customer = { number: "5511987650002", name: `Cliente ${stamp}` };
@@ -18,52 +20,16 @@ const PDF = Buffer.from(
 
 let simulatorUrl = "";
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-async function post(request: APIRequestContext, token: string, path: string, data: unknown) {
-  const res = await request.post(path, { headers: { Authorization: `Bearer ${token}` }, data });
-  expect(res.ok(), `${path}: ${await res.text()}`).toBeTruthy();
-  return res.json();
-}
-
 test.beforeAll(async ({ request }) => {
-  const plans = (await (await request.get("/api/plans/list")).json()) as { id: number; users: number }[];
-  const plan = plans.reduce((a, b) => (b.users > a.users ? b : a));
-  const signup = await request.post("/api/companies/cadastro", { data: { ...owner, phone: "", planId: plan.id } });
-  expect(signup.status(), await signup.text()).toBe(201);
-  const token = (await (await request.post("/api/auth/login", { data: { email: owner.email, password: owner.password } })).json()).token as string;
+  const token = await signUpAndLogIn(request, owner);
   await post(request, token, "/api/users", { ...attendant, profile: "user", queueIds: [] });
   await post(request, token, "/api/quick-messages", quick);
-  const connection = await post(request, token, "/api/whatsapp", { name: "Simulador", channel: "simulator", isDefault: true });
-  const auth = { Authorization: `Bearer ${token}` };
-  const state = await waitFor(
-    async () =>
-      (await (await request.get(`/api/simulator/${connection.id}`, { headers: auth })).json()) as { connection: { status: string; qrcode: string } },
-    (s) => s.connection.status === "qrcode" && !!s.connection.qrcode,
-  );
-  await post(request, token, `/api/simulator/${connection.id}/scan`, { code: state.connection.qrcode });
-  simulatorUrl = (await (await request.get(`/api/simulator/${connection.id}/link`, { headers: auth })).json()).url;
+  simulatorUrl = (await simulatorLink(request, token, await pairSimulator(request, token))).url;
 });
 
 test("text, image and location in; quoted reply, attachment and quick message out; a deletion seen on both sides", async ({ browser, page }) => {
   // The customer's phone: the secret link, in its own browser context.
-  const phoneContext = await browser.newContext();
-  const phone = await phoneContext.newPage();
-  await phone.goto(simulatorUrl);
-  const addForm = phone.getByRole("form", { name: "Adicionar cliente" });
-  await addForm.getByLabel("Número").fill(customer.number);
-  await addForm.getByLabel("Nome (opcional)").fill(customer.name);
-  await addForm.getByRole("button", { name: "Adicionar telefone" }).click();
-  const chat = phone.getByRole("region", { name: `Conversa de ${customer.name}` });
-  const phoneLog = chat.getByRole("log", { name: "Mensagens do telefone" });
-  const input = chat.getByRole("textbox", { name: "Mensagem do cliente" });
+  const { context: phoneContext, page: phone, chat, log: phoneLog, input, fromCompany } = await openCustomerPhone(browser, simulatorUrl, customer);
 
   // Text.
   await input.fill("Oi, quero um orçamento de cartões de visita");
@@ -85,11 +51,7 @@ test("text, image and location in; quoted reply, attachment and quick message ou
   await expect(phoneLog.locator('[data-testid="simulator-message"][data-kind="location"]')).toContainText("Minha loja");
 
   // The attendant accepts the ticket and sees the three messages.
-  await page.goto("/login");
-  await page.getByLabel("E-mail").fill(attendant.email);
-  await page.getByLabel("Senha").fill(attendant.password);
-  await page.getByRole("button", { name: "Entrar" }).click();
-  await expect(page).not.toHaveURL(/\/login$/);
+  await logIn(page, attendant);
   await page.goto("/tickets");
   await page.getByRole("tab", { name: /Aguardando/ }).click();
   const row = page.getByRole("list", { name: "Aguardando" }).getByTestId("ticket-row").filter({ hasText: customer.name });
@@ -128,7 +90,6 @@ test("text, image and location in; quoted reply, attachment and quick message ou
   await expect(mine.filter({ hasText: quick.message })).toBeVisible();
 
   // The customer's phone shows all three: the quote, the document and the quick message.
-  const fromCompany = phoneLog.locator('[data-testid="simulator-message"][data-direction="in"]');
   await expect(fromCompany.filter({ hasText: "Claro! Quantas unidades?" }).getByTestId("quoted-message")).toContainText("Oi, quero um orçamento");
   await expect(fromCompany.filter({ has: phone.getByRole("button", { name: /Baixar tabela-de-precos\.pdf/ }) })).toHaveCount(1);
   const quickOnPhone = fromCompany.filter({ hasText: quick.message });

@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { bearer, logIn, newStamp, pairSimulator, signUpAndLogIn, simulatorLink } from "./support/world";
 
 /**
  * Issue 14: an admin keeps the dashboard open while a customer writes through the simulator and an attendant
@@ -6,7 +7,7 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
  * the counters, today's chart title and the attendants table move live, without a reload. The chart library
  * is fetched by the dashboard only.
  */
-const stamp = Date.now().toString(36);
+const stamp = newStamp();
 const owner = { name: `Padaria ${stamp}`, email: `dono-${stamp}@padaria.test`, password: "segredo-123" };
 const attendant = { name: `Rita ${stamp}`, email: `rita-${stamp}@padaria.test`, password: "senha-123" };
 const customer = { number: "5511987650014", name: `Cliente ${stamp}` };
@@ -15,47 +16,13 @@ let connectionId = 0;
 /** The simulator link key drives the customer side without a session (the owner's browser login ends the API one). */
 let simKey = "";
 
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-test.beforeAll(async ({ request }: { request: APIRequestContext }) => {
-  const plans = (await (await request.get("/api/plans/list")).json()) as { id: number; users: number }[];
-  const plan = plans.reduce((a, b) => (b.users > a.users ? b : a));
-  const signup = await request.post("/api/companies/cadastro", { data: { ...owner, phone: "", planId: plan.id } });
-  expect(signup.status(), await signup.text()).toBe(201);
-  const token = (await (await request.post("/api/auth/login", { data: { email: owner.email, password: owner.password } })).json()).token as string;
-  const auth = { Authorization: `Bearer ${token}` };
-  const user = await request.post("/api/users", { headers: auth, data: { ...attendant, profile: "user", queueIds: [] } });
+test.beforeAll(async ({ request }) => {
+  const token = await signUpAndLogIn(request, owner);
+  const user = await request.post("/api/users", { headers: bearer(token), data: { ...attendant, profile: "user", queueIds: [] } });
   expect(user.ok(), await user.text()).toBeTruthy();
-  const created = await request.post("/api/whatsapp", { headers: auth, data: { name: "Simulador", channel: "simulator", isDefault: true } });
-  expect(created.status(), await created.text()).toBe(201);
-  connectionId = (await created.json()).id;
-  const state = await waitFor(
-    async () =>
-      (await (await request.get(`/api/simulator/${connectionId}`, { headers: auth })).json()) as { connection: { status: string; qrcode: string } },
-    (s) => s.connection.status === "qrcode" && !!s.connection.qrcode,
-  );
-  expect((await request.post(`/api/simulator/${connectionId}/scan`, { headers: auth, data: { code: state.connection.qrcode } })).ok()).toBeTruthy();
-  await waitFor(
-    async () => (await (await request.get(`/api/simulator/${connectionId}`, { headers: auth })).json()) as { connection: { status: string } },
-    (s) => s.connection.status === "CONNECTED",
-  );
-  simKey = encodeURIComponent((await (await request.get(`/api/simulator/${connectionId}/link`, { headers: auth })).json()).key);
+  connectionId = await pairSimulator(request, token);
+  simKey = encodeURIComponent((await simulatorLink(request, token, connectionId)).key);
 });
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.goto("/login");
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Senha").fill(password);
-  await page.getByRole("button", { name: "Entrar" }).click();
-  await expect(page).not.toHaveURL(/\/login$/);
-}
 
 test("a ticket served and closed through the simulator moves the counters on the open dashboard", async ({ browser, page, request }) => {
   // The admin lands on the dashboard: month so far, nothing yet.
@@ -63,7 +30,7 @@ test("a ticket served and closed through the simulator moves the counters on the
   page.on("request", (r) => {
     if (/TodayChart/.test(r.url())) chartRequests.push(r.url());
   });
-  await signIn(page, owner.email, owner.password);
+  await logIn(page, owner);
   await expect(page).toHaveURL(/\/$/);
   const counter = (key: string) => page.getByTestId(`counter-${key}`);
   await expect(page.getByTestId("today-title")).toHaveText("Atendimentos hoje: 0");
@@ -84,7 +51,7 @@ test("a ticket served and closed through the simulator moves the counters on the
   rita.on("request", (r) => {
     if (/TodayChart|x-charts/.test(r.url())) ritaChart.push(r.url());
   });
-  await signIn(rita, attendant.email, attendant.password);
+  await logIn(rita, attendant);
   await expect(rita).toHaveURL(/\/tickets$/);
   await rita.goto("/");
   await expect(rita).toHaveURL(/\/tickets$/);

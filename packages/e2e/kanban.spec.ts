@@ -1,28 +1,19 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { logIn, newStamp, post, signUpAndLogIn, type Person } from "./support/world";
 
 /**
  * Issue 15: two people watch the same Kanban board in two browsers. One drags a card from 'Em aberto' to a
  * Kanban tag's lane with the mouse; the other sees it move within a second; the second moves it back with
  * the keyboard and the first sees that.
  */
-const stamp = Date.now().toString(36);
+const stamp = newStamp();
 const owner = { name: `Agência ${stamp}`, email: `dono-${stamp}@agencia.test`, password: "segredo-123" };
 const colleague = { name: `Lia ${stamp}`, email: `lia-${stamp}@agencia.test`, password: "senha-123" };
 const lane = `Proposta ${stamp}`;
 const customer = { name: `Bruno ${stamp}`, number: `55119${`6${String(Date.now() % 10_000_000).padStart(7, "2")}`.replace(/0000$/, "5678")}` };
 
-async function post(request: APIRequestContext, token: string, path: string, data: unknown) {
-  const res = await request.post(path, { headers: { Authorization: `Bearer ${token}` }, data });
-  expect(res.ok(), `${path}: ${await res.text()}`).toBeTruthy();
-  return res.json();
-}
-
 test.beforeAll(async ({ request }) => {
-  const plans = (await (await request.get("/api/plans/list")).json()) as { id: number; users: number }[];
-  const plan = plans.reduce((a, b) => (b.users > a.users ? b : a));
-  const signup = await request.post("/api/companies/cadastro", { data: { ...owner, phone: "", planId: plan.id } });
-  expect(signup.status(), await signup.text()).toBe(201);
-  const token = (await (await request.post("/api/auth/login", { data: { email: owner.email, password: owner.password } })).json()).token as string;
+  const token = await signUpAndLogIn(request, owner);
   await post(request, token, "/api/users", { ...colleague, profile: "supervisor", queueIds: [] });
   await post(request, token, "/api/whatsapp", { name: "Simulador", channel: "simulator", isDefault: true });
   await post(request, token, "/api/tags", { name: lane, color: "#1565C0", kanban: 1 });
@@ -30,12 +21,8 @@ test.beforeAll(async ({ request }) => {
   await post(request, token, "/api/tickets", { contactId: contact.id, status: "open" });
 });
 
-async function openBoard(page: Page, who: { email: string; password: string }) {
-  await page.goto("/login");
-  await page.getByLabel("E-mail").fill(who.email);
-  await page.getByLabel("Senha").fill(who.password);
-  await page.getByRole("button", { name: "Entrar" }).click();
-  await expect(page).not.toHaveURL(/\/login$/);
+async function openBoard(page: Page, who: Person) {
+  await logIn(page, who);
   await page.goto("/kanban");
   await expect(page.getByRole("heading", { name: "Kanban", level: 1 })).toBeVisible();
 }

@@ -1,20 +1,15 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { apiToken, bearer, newStamp, saoPauloDay, signUpCompany, submitLogin, SUPER } from "./support/world";
 
 /**
  * Issue 12: what the platform super user runs. The super user creates a plan and an announcement, and a
  * company admin sees the announcement arrive live; the super user extends an expired company's due date with
  * '+ Vencimento' and its admin can use the app again.
  */
-const stamp = Date.now().toString(36);
-const SUPER = { email: "super@balcao.test", password: "Sup3r-Secret!" };
+const stamp = newStamp();
 const shop = { name: `Armazém ${stamp}`, email: `dono-${stamp}@armazem.test`, password: "segredo-123" };
 const late = { name: `Oficina ${stamp}`, email: `dona-${stamp}@oficina.test`, password: "segredo-123" };
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
-
-/** A calendar day in the company's time zone (America/Sao_Paulo), as the server counts due dates. */
-function isoDay(offsetDays: number): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo" }).format(new Date(Date.now() + offsetDays * 86_400_000));
-}
 
 /** yyyy-MM-dd plus one month, a shorter month's last day when the day does not exist (shared addRecurrence's rule). */
 function plusOneMonth(iso: string): string {
@@ -25,32 +20,15 @@ function plusOneMonth(iso: string): string {
 
 const brDate = (iso: string) => iso.split("-").reverse().join("/");
 
-async function token(request: APIRequestContext, email: string, password: string): Promise<string> {
-  const res = await request.post("/api/auth/login", { data: { email, password } });
-  expect(res.status()).toBe(200);
-  return ((await res.json()) as { token: string }).token;
-}
-
-async function login(page: Page, email: string, password: string) {
-  await page.goto("/login");
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Senha").fill(password);
-  await page.getByRole("button", { name: "Entrar" }).click();
-}
-
 let lateCompanyId = 0;
-const expiredOn = isoDay(-4);
+const expiredOn = saoPauloDay(-4);
 
 test.beforeAll(async ({ request }) => {
-  const plans = (await (await request.get("/api/plans/list")).json()) as { id: number }[];
-  for (const owner of [shop, late]) {
-    const res = await request.post("/api/companies/cadastro", { data: { ...owner, phone: "", planId: plans[0]!.id } });
-    expect(res.status()).toBe(201);
-    if (owner === late) lateCompanyId = ((await res.json()) as { companyId: number }).companyId;
-  }
+  await signUpCompany(request, shop, "first");
+  lateCompanyId = await signUpCompany(request, late, "first");
   // The second company's trial ran out four days ago (its row turns red on the Companies tab).
-  const root = await token(request, SUPER.email, SUPER.password);
-  const moved = await request.put(`/api/companies/${lateCompanyId}`, { headers: { authorization: `Bearer ${root}` }, data: { dueDate: expiredOn } });
+  const root = await apiToken(request, SUPER);
+  const moved = await request.put(`/api/companies/${lateCompanyId}`, { headers: bearer(root), data: { dueDate: expiredOn } });
   expect(moved.status()).toBe(200);
 });
 
@@ -60,12 +38,12 @@ test("the super user creates a plan and an announcement; a company admin sees th
   const admin = await adminContext.newPage();
   const root = await superContext.newPage();
 
-  await login(admin, shop.email, shop.password);
+  await submitLogin(admin, shop);
   await expect(admin.getByText(`Olá ${shop.name}, seja bem-vindo a ${shop.name}`)).toBeVisible();
   await expect(admin.getByRole("button", { name: /Informativos: \d+ não lido\(s\)/ })).toBeVisible();
 
   // A plan, with the price typed through the R$ mask.
-  await login(root, SUPER.email, SUPER.password);
+  await submitLogin(root, SUPER);
   await expect(root).toHaveURL(/\/$/);
   await root.goto("/settings");
   await root.getByRole("tab", { name: "Planos" }).click();
@@ -133,11 +111,11 @@ test("the super user extends an expired company's due date and its admin can use
   const root = await superContext.newPage();
 
   // Expired: the admin only gets the billing page.
-  await login(admin, late.email, late.password);
+  await submitLogin(admin, late);
   await expect(admin).toHaveURL(/\/financeiro$/);
   await expect(admin.getByTestId("billing-expired")).toBeVisible();
 
-  await login(root, SUPER.email, SUPER.password);
+  await submitLogin(root, SUPER);
   await expect(root).toHaveURL(/\/$/);
   await root.goto("/settings");
   await root.getByRole("tab", { name: "Empresas" }).click();
@@ -155,7 +133,7 @@ test("the super user extends an expired company's due date and its admin can use
   // The admin logs in again (a new browser) and has the whole app.
   const againContext = await browser.newContext();
   const again = await againContext.newPage();
-  await login(again, late.email, late.password);
+  await submitLogin(again, late);
   await expect(again).toHaveURL(/\/$/);
   await expect(again.getByText(`Olá ${late.name}, seja bem-vindo a ${late.name}`)).toBeVisible();
   await again.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "Atendimentos" }).click();

@@ -50,6 +50,8 @@ export default defineConfig({
       ADMIN_EMAIL: "super@balcao.test",
       ADMIN_PASSWORD: "Sup3r-Secret!",
       LOGIN_RATE_LIMIT: "1000",
+      // Every spec signs up its own company from the same address.
+      SIGNUP_RATE_LIMIT: "1000",
     },
   },
 });

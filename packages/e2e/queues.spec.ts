@@ -1,23 +1,16 @@
 import { expect, test, type Page } from "@playwright/test";
+import { logIn, newStamp, signUpCompany } from "./support/world";
 
 /** Queues, their chatbot option tree and opening hours per queue (issue 7, spec §2). */
-const stamp = Date.now().toString(36);
+const stamp = newStamp();
 const owner = { name: `Loja Filas ${stamp}`, email: `filas-${stamp}@loja.test`, password: "segredo-123" };
 const queueName = `Vendas ${stamp}`;
 const color = "#1565C0";
 
-async function login(page: Page) {
-  await page.goto("/login");
-  await page.getByLabel("E-mail").fill(owner.email);
-  await page.getByLabel("Senha").fill(owner.password);
-  await page.getByLabel("Senha").press("Enter");
-  await expect(page).toHaveURL(/\/$/);
-}
+const login = (page: Page) => logIn(page, owner, { submit: "enter", landsOn: /\/$/ });
 
 test.beforeAll(async ({ request }) => {
-  const plans = await (await request.get("/api/plans/list")).json();
-  const res = await request.post("/api/companies/cadastro", { data: { ...owner, phone: "", planId: plans[0].id } });
-  expect(res.status()).toBe(201);
+  await signUpCompany(request, owner, "first");
 });
 
 test("admin builds a queue with a colour and a two-level option tree, then turns on opening hours per queue", async ({ page }) => {
@@ -38,7 +31,7 @@ test("admin builds a queue with a colour and a two-level option tree, then turns
   await expect(dialog.getByTestId("color-preview")).toContainText(color);
   await dialog.getByLabel("Mensagem de saudação").fill("Olá {nome}! Escolha uma opção:");
   await dialog.getByRole("button", { name: "Salvar", exact: true }).click();
-  await expect(page.getByText("Queue saved successfully")).toBeVisible();
+  await expect(page.getByText("Fila salva com sucesso")).toBeVisible();
 
   // The new queue stays open, now editable, with its option tree.
   dialog = page.getByRole("dialog", { name: "Editar fila" });
@@ -97,7 +90,7 @@ test("admin builds a queue with a colour and a two-level option tree, then turns
   await dialog.getByLabel("Segunda-feira — Fim").pressSequentially("1930");
   await expect(dialog.getByLabel("Segunda-feira — Fim")).toHaveValue("19:30");
   await dialog.getByRole("button", { name: "Salvar", exact: true }).click();
-  await expect(page.getByText("Queue saved successfully")).toBeVisible();
+  await expect(page.getByText("Fila salva com sucesso")).toBeVisible();
   await expect(dialog).toBeHidden();
   const saved = await (await page.request.get(`/api/queue/${queue.id}`, { headers })).json();
   expect(saved.schedules[0]).toMatchObject({ weekdayEn: "monday", startTime: "08:00", endTime: "19:30" });

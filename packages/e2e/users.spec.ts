@@ -1,17 +1,12 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { fillLogin, newStamp } from "./support/world";
 
 /** Sign up a company, log in as its admin, add an attendant, log out (Foundation issue). */
-const stamp = Date.now().toString(36);
+const stamp = newStamp();
 const company = `Padaria ${stamp}`;
 const adminEmail = `dono-${stamp}@padaria.test`;
 const adminPassword = "segredo-123";
 const attendant = { name: `Atendente ${stamp}`, email: `atendente-${stamp}@padaria.test`, password: "senha-123" };
-
-async function login(page: Page, email: string, password: string) {
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Senha").fill(password);
-  await page.getByLabel("Senha").press("Enter");
-}
 
 test("sign up, log in, add an attendant, log out", async ({ page }) => {
   await page.goto("/");
@@ -31,7 +26,8 @@ test("sign up, log in, add an attendant, log out", async ({ page }) => {
   await expect(page).toHaveURL(/\/login$/);
 
   // Log in: the admin lands on the dashboard, inside the shell
-  await login(page, adminEmail, adminPassword);
+  // Already on /login, where sign-up sent us.
+  await fillLogin(page, { email: adminEmail, password: adminPassword }, "enter");
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByText(`Olá ${company}, seja bem-vindo a ${company}`)).toBeVisible();
   await expect(page.getByText(/Ativo até \d{2}\/\d{2}\/\d{4}/)).toBeVisible();
