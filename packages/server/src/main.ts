@@ -14,7 +14,15 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  let started;
+  // Signals are taken from the start: one that arrives while the server is still starting (migrations, the
+  // embedded database) is kept and acted on as soon as there is something to stop, instead of killing the
+  // process with PostgreSQL half started.
+  const signals: { pending?: string; stop?: (signal: string) => void } = {};
+  const onSignal = (signal: string) => (signals.stop ? signals.stop(signal) : (signals.pending ??= signal));
+  process.once("SIGINT", () => onSignal("SIGINT"));
+  process.once("SIGTERM", () => onSignal("SIGTERM"));
+
+  let started: Awaited<ReturnType<typeof startServer>>;
   try {
     started = await startServer(config);
   } catch (err) {
@@ -42,13 +50,14 @@ async function main(): Promise<void> {
     );
   console.log(lines.join("\n") + "\n");
 
-  const shutdown = async (signal: string) => {
+  signals.stop = (signal: string) => {
     console.log(`${signal} received, stopping`);
-    await started.stop().catch((err) => console.error(err));
-    process.exit(0);
+    void started
+      .stop()
+      .catch((err) => console.error(err))
+      .then(() => process.exit(0));
   };
-  process.once("SIGINT", () => void shutdown("SIGINT"));
-  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  if (signals.pending) signals.stop(signals.pending);
 }
 
 main().catch((err) => {

@@ -20,11 +20,14 @@ export interface ServerProcess {
 
 const SERVER_ROOT = path.resolve(import.meta.dirname, "../../..");
 
-/** Starts the server on a free port with the harness's secrets; resolves once it listens. */
+/**
+ * Starts the server on a free port with the harness's secrets; resolves once it listens, or at once with
+ * `waitForListen: false` (then `url` is empty: for tests about the start-up itself).
+ */
 export async function startServerProcess(
   config: Config,
   env: Record<string, string | undefined>,
-  { readyTimeoutMs = 90_000 } = {},
+  { readyTimeoutMs = 90_000, waitForListen = true } = {},
 ): Promise<ServerProcess> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "balcao-child-"));
   const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
@@ -50,6 +53,7 @@ export async function startServerProcess(
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? "unknown")));
+  if (!waitForListen) return { child, url: "", dataDir, exited, output: () => output };
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the server did not start in ${readyTimeoutMs} ms:\n${output}`)), readyTimeoutMs);
     const check = () => {

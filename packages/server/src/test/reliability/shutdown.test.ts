@@ -250,4 +250,16 @@ describe("the embedded database", () => {
     expect(existsSync(pidFile)).toBe(false);
     expect(() => process.kill(postgresPid, 0)).toThrow();
   }, 240_000);
+
+  it("SIGTERM while the server is still starting: it finishes starting, then stops cleanly and exits 0", async () => {
+    const server = await startServerProcess(t.config, { DATABASE_URL: undefined }, { waitForListen: false });
+    children.push(server);
+    const pidFile = path.join(server.dataDir, "postgres", "postmaster.pid");
+    // The embedded PostgreSQL is up but the server is not listening yet (migrations, seeding, sessions).
+    await expect.poll(() => existsSync(pidFile) && !/running at/.test(server.output()), { timeout: 120_000, interval: 20 }).toBe(true);
+    server.child.kill("SIGTERM");
+    expect(await within(server.exited, 90_000, "the shutdown"), server.output()).toBe(0);
+    expect(server.output()).toContain("SIGTERM received, stopping");
+    expect(existsSync(pidFile)).toBe(false);
+  }, 240_000);
 });
