@@ -12,20 +12,31 @@
  * same settings, nothing of ours in it).
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { EventEmitter } from "node:events";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import v8 from "node:v8";
+import vm from "node:vm";
+import { eq } from "drizzle-orm";
+import pino from "pino";
 import pg from "pg";
 import { io, type Socket } from "socket.io-client";
+import { BaileysProvider, type BaileysLib } from "../packages/server/src/channels/baileys/provider";
 import { startEmbeddedPostgres } from "../packages/server/src/db/embedded";
+import { companies, connections, plans, users } from "../packages/server/src/db/schema";
+import { benchApp } from "./lib";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const LOAD = Number(process.env.BENCH_MEMORY_LOAD ?? 600);
 const RATE = Number(process.env.BENCH_MEMORY_RATE ?? 20);
 const SOAK_SECONDS = Number(process.env.BENCH_MEMORY_SOAK_SECONDS ?? 60);
 const SESSIONS = Number(process.env.BENCH_MEMORY_SESSIONS ?? 100);
+/** Issue 21 item 5: how long the per-session step holds its sessions, customers writing meanwhile. */
+const SESSION_SOAK_SECONDS = Number(process.env.BENCH_MEMORY_SESSION_SOAK_SECONDS ?? 60);
+const SESSION_SOAK_RATE = Number(process.env.BENCH_MEMORY_SESSION_SOAK_RATE ?? 10);
 const PHONES = 50;
 const ADMIN = { email: "bench@balcao.test", password: "Bench-Secret-1" };
 
@@ -192,6 +203,26 @@ async function startServer(databaseUrl?: string): Promise<Running> {
   };
 }
 
+/** The lowest sample of each whole minute. */
+function minuteFloors(trace: { minute: number; totalPss: number }[]): { minute: number; totalPss: number }[] {
+  const byMinute = new Map<number, number>();
+  for (const x of trace) {
+    const m = Math.floor(x.minute);
+    byMinute.set(m, Math.min(byMinute.get(m) ?? Infinity, x.totalPss));
+  }
+  return [...byMinute].map(([minute, totalPss]) => ({ minute, totalPss }));
+}
+
+/** Least-squares slope of total PSS against time, in MB per minute. */
+function slope(points: { minute: number; totalPss: number }[]): number {
+  const n = points.length;
+  const mx = points.reduce((a, p) => a + p.minute, 0) / n;
+  const my = points.reduce((a, p) => a + p.totalPss, 0) / n;
+  const sxy = points.reduce((a, p) => a + (p.minute - mx) * (p.totalPss - my), 0);
+  const sxx = points.reduce((a, p) => a + (p.minute - mx) ** 2, 0);
+  return sxx === 0 ? 0 : sxy / sxx;
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function api<T>(base: string, token: string | undefined, method: string, url: string, body?: unknown): Promise<T> {
@@ -202,6 +233,23 @@ async function api<T>(base: string, token: string | undefined, method: string, u
   });
   if (!res.ok) throw new Error(`${method} ${url} → ${res.status} ${await res.text()}`);
   return (res.status === 204 ? undefined : await res.json()) as T;
+}
+
+/**
+ * Scans a simulator connection's QR code. Under load the code can rotate between reading it and scanning it
+ * (400 ERR_SIMULATOR_INVALID_CODE): then the current code is read again and scanned, a few times.
+ */
+async function scanSimulator(base: string, token: string, conn: { id: number; qrcode: string }): Promise<void> {
+  let code = conn.qrcode;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await api(base, token, "POST", `/simulator/${conn.id}/scan`, { code });
+      return;
+    } catch (err) {
+      if (attempt >= 5 || !String(err).includes("ERR_SIMULATOR_INVALID_CODE")) throw err;
+      code = (await api<{ qrcode: string }>(base, token, "GET", `/whatsapp/${conn.id}`)).qrcode;
+    }
+  }
 }
 
 interface Tenant {
@@ -217,7 +265,7 @@ async function prepare(base: string): Promise<Tenant> {
   const plans = await api<Array<{ id: number; connections: number }>>(base, token, "GET", "/plans/all");
   for (const plan of plans) await api(base, token, "PUT", `/plans/${plan.id}`, { connections: Math.max(plan.connections, SESSIONS + 20) });
   const conn = await api<{ id: number; qrcode: string }>(base, token, "POST", "/whatsapp", { name: "Bench" });
-  await api(base, token, "POST", `/simulator/${conn.id}/scan`, { code: conn.qrcode });
+  await scanSimulator(base, token, conn);
   const socket = io(base, { path: "/socket.io", auth: { token }, transports: ["websocket"], reconnection: false });
   await new Promise<void>((resolve, reject) => {
     socket.once("ready", () => resolve());
@@ -257,7 +305,7 @@ async function sessions(base: string, t: Tenant, count: number): Promise<void> {
   const ids: number[] = [];
   for (let i = 0; i < count; i++) {
     const conn = await api<{ id: number; qrcode: string }>(base, t.token, "POST", "/whatsapp", { name: `Sessão ${i}` });
-    await api(base, t.token, "POST", `/simulator/${conn.id}/scan`, { code: conn.qrcode });
+    await scanSimulator(base, t.token, conn);
     ids.push(conn.id);
   }
   const until = Date.now() + 60_000;
@@ -306,12 +354,18 @@ async function run(label: string, databaseUrl?: string): Promise<void> {
     let peak = loaded;
     const soakStarted = Date.now();
     const beforeSoak = t.received();
+    // Sampled every 2 s: the floor of each minute (after the collector ran) is what a leak would raise.
+    const trace: { minute: number; totalPss: number }[] = [];
+    const sampler = setInterval(() => {
+      const s = sample(root);
+      trace.push({ minute: (Date.now() - soakStarted) / 60_000, totalPss: s.totalPss });
+      if (s.totalPss > peak.totalPss) peak = s;
+    }, 2_000);
     while (Date.now() - soakStarted < SOAK_SECONDS * 1000) {
       const chunk = Math.min(RATE * 30, Math.ceil(((SOAK_SECONDS * 1000 - (Date.now() - soakStarted)) / 1000) * RATE));
       await inbound(server.base, t, chunk, RATE);
-      const s = sample(root);
-      if (s.totalPss > peak.totalPss) peak = s;
     }
+    clearInterval(sampler);
     const soakSeconds = (Date.now() - soakStarted) / 1000;
     const soakMessages = t.received() - beforeSoak;
     const soaked = await settle(root);
@@ -323,11 +377,19 @@ async function run(label: string, databaseUrl?: string): Promise<void> {
     console.log(
       `${"".padEnd(36)} growth over the soak ${pct(loaded.totalPss)} (${pct(rest.totalPss)} of at rest; peak total ${f(peak.totalPss).trim()}; ${soakMessages} messages in ${soakSeconds.toFixed(0)} s = ${(soakMessages / soakSeconds).toFixed(1)} msg/s)`,
     );
-    const before = sample(root);
-    await sessions(server.base, t, SESSIONS);
-    const after = await settle(root);
-    line(`with ${SESSIONS} more simulator sessions`, after, embedded);
-    console.log(`${"".padEnd(36)} ${((after.totalPss - before.totalPss) / SESSIONS).toFixed(2)} MB per WhatsApp session (simulator provider)`);
+    const floors = minuteFloors(trace);
+    const lastHalf = floors.slice(Math.floor(floors.length / 2));
+    if (lastHalf.length >= 3)
+      console.log(
+        `${"".padEnd(36)} trend of the per-minute floor over the soak's last half: ${slope(lastHalf).toFixed(2)} MB/min (floors: ${floors.map((x) => x.totalPss.toFixed(0)).join(" ")} MB)`,
+      );
+    if (SESSIONS > 0) {
+      const before = sample(root);
+      await sessions(server.base, t, SESSIONS);
+      const after = await settle(root);
+      line(`with ${SESSIONS} more simulator sessions`, after, embedded);
+      console.log(`${"".padEnd(36)} ${((after.totalPss - before.totalPss) / SESSIONS).toFixed(2)} MB per WhatsApp session (simulator provider)`);
+    }
     t.socket.close();
   } finally {
     await server.stop();
@@ -352,12 +414,151 @@ async function baseline(): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
 }
 
+// ---------------------------------------------------------------- per session, in process
+
+/**
+ * Stands in for Baileys' socket (WhatsApp's servers are out of reach here): pairs at once. What it measures is
+ * our side of a session — the provider's state, listeners, credentials and the manager's bookkeeping — not the
+ * memory a live Baileys socket holds for its WebSocket, Signal sessions and caches.
+ */
+class ScriptedSocket {
+  static readonly all: ScriptedSocket[] = [];
+  readonly ev = new EventEmitter();
+  user?: { id: string };
+  readonly signalRepository = { lidMapping: { getPNForLID: async () => null } };
+  constructor(private readonly config: { auth: { creds: { me?: { id: string } } } }) {
+    ScriptedSocket.all.push(this);
+    setImmediate(() => {
+      const id = `55119${String(80_000_000 + ++scriptedSeq)}:1@s.whatsapp.net`;
+      this.config.auth.creds.me = { id };
+      this.ev.emit("creds.update", { me: { id } });
+      this.user = { id };
+      this.ev.emit("connection.update", { connection: "open" });
+    });
+  }
+  async end() {}
+  async logout() {}
+}
+let scriptedSeq = 0;
+
+/** Heap and RSS of this process after a full collection, in MB. */
+function settledHeap(gc: () => void): { heap: number; rss: number } {
+  gc();
+  gc();
+  const m = process.memoryUsage();
+  return { heap: (m.heapUsed + m.external) / 1048576, rss: m.rss / 1048576 };
+}
+
+/** MB per session for 100 (BENCH_MEMORY_SESSIONS) simulator and scripted-Baileys connections, in this process. */
+async function perSessionInProcess(): Promise<void> {
+  v8.setFlagsFromString("--expose-gc");
+  const gc = vm.runInNewContext("gc") as () => void;
+  const { app, ctx, close } = await benchApp();
+  try {
+    ctx.channels.registerProvider(
+      new BaileysProvider({
+        db: ctx.database.db,
+        logger: pino({ level: "silent" }),
+        reconnectBaseMs: 1_000,
+        reconnectMaxMs: 10_000,
+        ffmpegPath: "/nonexistent/ffmpeg",
+        overrides: { makeWASocket: ((config: never) => new ScriptedSocket(config)) as unknown as BaileysLib["makeWASocket"] },
+      }),
+    );
+    const db = ctx.database.db;
+    const [plan] = await db.insert(plans).values({ name: "Sessions", users: 10, connections: 0, queues: 10, value: 1 }).returning();
+    const [company] = await db.insert(companies).values({ name: "Sessions Co", planId: plan!.id, dueDate: "2099-12-31" }).returning();
+    await db.insert(users).values({
+      companyId: company!.id,
+      name: "Admin",
+      email: "sessions@bench.dev",
+      passwordHash: await ctx.passwords.hash("bench-pass"),
+      profile: "admin",
+    });
+    const login = await app.inject({ method: "POST", url: "/api/auth/login", payload: { email: "sessions@bench.dev", password: "bench-pass" } });
+    const headers = { authorization: `Bearer ${login.json().token as string}` };
+    console.log(`\nper WhatsApp session, in one process (${SESSIONS} connections each; heap = V8 heap used + external after a full collection)`);
+    for (const channel of ["simulator", "baileys"] as const) {
+      const before = settledHeap(gc);
+      const ids: number[] = [];
+      for (let i = 0; i < SESSIONS; i++) {
+        const res = await app.inject({ method: "POST", url: "/api/whatsapp", headers, payload: { name: `${channel} ${i}`, channel } });
+        if (res.statusCode !== 201) throw new Error(`POST /whatsapp → ${res.statusCode} ${res.body}`);
+        const conn = res.json() as { id: number; qrcode: string };
+        if (channel === "simulator")
+          await app.inject({ method: "POST", url: `/api/simulator/${conn.id}/scan`, headers, payload: { code: conn.qrcode } });
+        ids.push(conn.id);
+      }
+      const until = Date.now() + 60_000;
+      for (;;) {
+        const rows = await db
+          .select({ id: connections.id, status: connections.status })
+          .from(connections)
+          .where(eq(connections.companyId, company!.id));
+        const connected = rows.filter((r) => ids.includes(r.id) && r.status === "CONNECTED").length;
+        if (connected === SESSIONS) break;
+        if (Date.now() > until) throw new Error(`${channel}: only ${connected}/${SESSIONS} sessions connected`);
+        await sleep(200);
+      }
+      await sleep(1_000);
+      const after = settledHeap(gc);
+      const label = channel === "simulator" ? "simulator provider" : "Baileys provider, scripted socket";
+      console.log(
+        `${label.padEnd(36)} heap ${((after.heap - before.heap) / SESSIONS).toFixed(3)} MB per session   RSS ${((after.rss - before.rss) / SESSIONS).toFixed(3)} MB per session   (goal ≤ 10 MB)`,
+      );
+      if (SESSION_SOAK_SECONDS > 0) {
+        // The sessions stay up while customers write to them round-robin; then the process is measured again.
+        const sockets = ScriptedSocket.all.slice(-SESSIONS);
+        const started = Date.now();
+        let sent = 0;
+        while (Date.now() - started < SESSION_SOAK_SECONDS * 1000) {
+          const due = started + (sent * 1000) / SESSION_SOAK_RATE;
+          if (due > Date.now()) await sleep(due - Date.now());
+          const i = sent % SESSIONS;
+          const phone = `55119${String(81_300_001 + (sent % 500))}`;
+          if (channel === "simulator") {
+            const res = await app.inject({
+              method: "POST",
+              url: `/api/simulator/${ids[i]}/phones/${phone}/messages`,
+              headers,
+              payload: { type: "text", body: `mensagem ${sent}` },
+            });
+            if (res.statusCode >= 300) throw new Error(`simulator message → ${res.statusCode} ${res.body}`);
+          } else {
+            sockets[i]!.ev.emit("messages.upsert", {
+              type: "notify",
+              messages: [
+                {
+                  key: { remoteJid: `${phone}@s.whatsapp.net`, fromMe: false, id: `SOAK-${channel}-${sent}` },
+                  message: { conversation: `mensagem ${sent}` },
+                  messageTimestamp: Math.floor(Date.now() / 1000),
+                },
+              ],
+            });
+          }
+          sent++;
+        }
+        await ctx.events.drain();
+        await sleep(2_000);
+        const end = settledHeap(gc);
+        const growth = (x: number, y: number) => `${(((y - x) / x) * 100).toFixed(1)}%`;
+        console.log(
+          `${"".padEnd(36)} after ${SESSION_SOAK_SECONDS} s with ${sent} customer messages: heap ${end.heap.toFixed(1)} MB (${growth(after.heap, end.heap)}), RSS ${end.rss.toFixed(1)} MB (${growth(after.rss, end.rss)}) since the sessions were up   (goal ≤ 10% growth)`,
+        );
+      }
+    }
+  } finally {
+    await close();
+  }
+}
+
 export async function memoryBench(): Promise<void> {
   if (!existsSync("/proc/self/smaps_rollup")) {
     console.log("memory: needs Linux (/proc/<pid>/smaps_rollup); skipped");
     return;
   }
   await baseline();
+  if (process.env.BENCH_MEMORY_ONLY === "sessions") return perSessionInProcess();
   await run("embedded default (npm start: server + the PostgreSQL it starts)");
   const url = process.env.BENCH_DATABASE_URL;
   if (!url) {
@@ -377,4 +578,5 @@ export async function memoryBench(): Promise<void> {
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
   }
+  if (SESSIONS > 0) await perSessionInProcess();
 }

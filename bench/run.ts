@@ -11,6 +11,7 @@ const benches: Record<string, () => Promise<void>> = {
   dashboard: async () => (await import("./dashboard")).dashboardBench(),
   memory: async () => (await import("./memory")).memoryBench(),
   "contact-list-import": async () => (await import("./contact-list-import")).contactListImportBench(),
+  "web-load": async () => (await import("./web-load")).webLoadBench(),
 };
 
 const only = process.argv.slice(2);

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# Builds the container image (Dockerfile) and checks that it starts healthy, when Docker is usable here;
-# otherwise prints why it skipped and exits 0. `scripts/docker-check.sh` from the repository root.
+# Checks Dockerfile and compose.yaml statically (scripts/container-check.mjs: stages, USER, HEALTHCHECK,
+# VOLUME, compose keys and wiring; fails the script when they are broken), then builds the container image
+# and checks that it starts healthy when Docker is usable here; otherwise prints why the build was skipped
+# and exits 0. `scripts/docker-check.sh` from the repository root.
 # BALCAO_IMAGE names the image (default balcao:check); DOCKER_CHECK_RUN=0 builds without running it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 image="${BALCAO_IMAGE:-balcao:check}"
 
+node scripts/container-check.mjs || { echo "docker-check: FAILED — the static checks of Dockerfile / compose.yaml found problems (above)"; exit 1; }
+
 if ! command -v docker >/dev/null 2>&1; then
-  echo "docker-check: SKIPPED — docker is not installed on this machine (nothing was built)."
+  echo "docker-check: SKIPPED — docker is not installed on this machine: the image was NOT built or run (only the static checks above ran)."
   exit 0
 fi
 if ! docker info >/dev/null 2>&1; then
-  echo "docker-check: SKIPPED — the docker client is installed but no Docker daemon answers (docker info failed; nothing was built)."
+  echo "docker-check: SKIPPED — the docker client is installed but no Docker daemon answers (docker info failed): the image was NOT built or run (only the static checks above ran)."
   exit 0
 fi
 

@@ -5,6 +5,10 @@ import { defineConfig, devices } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 8091);
 const baseURL = `http://127.0.0.1:${PORT}`;
+// The fake Graph API (packages/server/src/channels/cloudapi/fakeGraph.ts) that cloud-api.spec.ts starts on
+// this port; the server under test talks to it as its WhatsApp Cloud API. No other spec calls the Graph API.
+const CLOUD_API_PORT = Number(process.env.E2E_CLOUD_API_PORT ?? PORT + 1);
+process.env.E2E_CLOUD_API_PORT = String(CLOUD_API_PORT);
 // A fresh database for every run (the server migrates it and seeds the super user on boot).
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), `balcao-e2e-${process.pid}-`));
 process.env.E2E_DATA_DIR = dataDir; // the config is evaluated again in the worker: keep one directory
@@ -52,6 +56,8 @@ export default defineConfig({
       LOGIN_RATE_LIMIT: "1000",
       // Every spec signs up its own company from the same address.
       SIGNUP_RATE_LIMIT: "1000",
+      CLOUD_API_BASE_URL: `http://127.0.0.1:${CLOUD_API_PORT}`,
+      CLOUD_API_VERSION: "v23.0",
     },
   },
 });

@@ -71,7 +71,8 @@ test("admin builds a queue with a colour and a two-level option tree, then turns
   // Settings: opening hours per queue.
   await nav.getByRole("link", { name: "Configurações" }).click();
   await expect(page).toHaveURL(/\/settings$/);
-  await expect(page.getByRole("tab")).toHaveText(["Opções"]);
+  // Opções (spec §2) and our own E-mail tab (the SMTP setting for connection alerts, issue 21).
+  await expect(page.getByRole("tab")).toHaveText(["Opções", "E-mail"]);
   await page.getByRole("combobox", { name: "Gerenciamento de expediente" }).click();
   await page.getByRole("option", { name: "Fila" }).click();
   await expect(page.getByText("Operação atualizada com sucesso.")).toBeVisible();

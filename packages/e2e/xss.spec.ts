@@ -17,8 +17,13 @@ const owner = { name: `Loja ${stamp}`, email: `xss-${stamp}@loja.test`, password
 const SUPER = { email: "super@balcao.test", password: "Sup3r-Secret!" };
 const customer = `55119${String(Date.now()).slice(-8)}`;
 
+// About twenty pages on a shared CI machine: more than the default minute.
+test.describe.configure({ timeout: 300_000 });
+
 let ticketId = 0;
 let chatId = 0;
+let contactListId = 0;
+let campaignId = 0;
 
 async function post(request: APIRequestContext, token: string, path: string, data: unknown) {
   const res = await request.post(path, { headers: { Authorization: `Bearer ${token}` }, data });
@@ -44,13 +49,23 @@ test.beforeAll(async ({ request }) => {
   // Names (at most 50 characters): one record per payload.
   const contactIds: number[] = [];
   for (const [i, p] of PAYLOADS.entries()) {
-    const contact = await post(request, token, "/api/contacts", { name: p, number: `55119876543${String(10 + i)}` });
+    const contact = await post(request, token, "/api/contacts", {
+      name: p,
+      number: `55119876543${String(10 + i)}`,
+      extraInfo: [{ name: p, value: ALL }],
+    });
     contactIds.push(contact.id);
-    await post(request, token, "/api/tags", { name: p });
-    await post(request, token, "/api/queue", { name: p, color: `#3f51b${i}` });
+    // Tags are kanban lanes too.
+    await post(request, token, "/api/tags", { name: p, kanban: 1 });
+    await post(request, token, "/api/queue", { name: p, color: `#3f51b${i}`, greetingMessage: ALL });
     await post(request, token, "/api/users", { name: p, email: `xss${i}-${stamp}@loja.test`, password: "senha-123", profile: "user", queueIds: [] });
-    await post(request, token, "/api/campaigns", { name: p, message1: ALL });
+    campaignId = (await post(request, token, "/api/campaigns", { name: p, message1: ALL })).id;
+    contactListId = (await post(request, token, "/api/contact-lists", { name: p })).id;
+    await post(request, token, "/api/contact-list-items", { name: p, number: `55119876544${String(10 + i)}`, email: "", contactListId });
   }
+  // A free-text company setting (an integration key).
+  const setting = await request.put("/api/settings/ipixc", { headers: auth, data: { value: ALL } });
+  expect(setting.ok(), await setting.text()).toBeTruthy();
   // Longer texts: every payload at once.
   await post(request, token, "/api/quick-messages", { shortcode: `xss${stamp}`.slice(0, 50), message: ALL });
   await post(request, token, "/api/schedules", { body: ALL, contactId: contactIds[0], sendAt: new Date(Date.now() + 86_400_000).toISOString() });
@@ -59,7 +74,17 @@ test.beforeAll(async ({ request }) => {
   await post(request, token, `/api/chats/${chat.id}/messages`, { message: ALL });
 
   // A customer writes through the simulator, with a hostile push name and text.
-  const connection = await post(request, token, "/api/whatsapp", { name: "Simulador", channel: "simulator", isDefault: true });
+  // The connection's name and its automatic messages (greeting, completion, out of hours, rating, farewell).
+  const connection = await post(request, token, "/api/whatsapp", {
+    name: PAYLOADS[1],
+    channel: "simulator",
+    isDefault: true,
+    greetingMessage: ALL,
+    complationMessage: ALL,
+    outOfHoursMessage: ALL,
+    ratingMessage: ALL,
+    farewellMessage: ALL,
+  });
   let qrcode = "";
   for (let i = 0; i < 120 && !qrcode; i++) {
     const state = (await (await request.get(`/api/simulator/${connection.id}`, { headers: auth })).json()) as {
@@ -86,6 +111,8 @@ test.beforeAll(async ({ request }) => {
   // Platform announcements, by the super user.
   const superToken = await tokenOf(request, SUPER.email, SUPER.password);
   await post(request, superToken, "/api/announcements", { title: PAYLOADS[0], text: ALL });
+  // Help pages, by the super user (the video field accepts only a YouTube code or link).
+  await post(request, superToken, "/api/helps", { title: PAYLOADS[0], description: ALL, video: "dQw4w9WgXcQ" });
 });
 
 async function login(page: Page, email: string, password: string) {
@@ -96,10 +123,12 @@ async function login(page: Page, email: string, password: string) {
   await expect(page).not.toHaveURL(/\/login$/);
 }
 
-/** Opens a page, waits until a payload is on it as text, and checks that nothing ran. */
-async function visit(page: Page, path: string) {
+/** Opens a page, waits until a payload is on it as text (unless `shown` is false), and checks that nothing ran. */
+async function visit(page: Page, path: string, shown = true) {
   await page.goto(path);
-  await expect(page.getByText("window.__xss", { exact: false }).first(), `a payload shown as text on ${path}`).toBeVisible();
+  if (shown)
+    await expect(page.getByText("window.__xss", { exact: false }).first(), `a payload shown as text on ${path}`).toBeVisible({ timeout: 30_000 });
+  else await expect(page.getByRole("tablist")).toBeVisible({ timeout: 30_000 });
   expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss), `script ran on ${path}`).toBeUndefined();
   expect(await page.locator('a[href^="javascript:" i]').count(), `javascript: link on ${path}`).toBe(0);
 }
@@ -121,10 +150,33 @@ test("stored XSS payloads are shown as text on every page, and none runs", async
     "/schedules",
     `/chats/${chatId}`,
     "/campaigns",
+    `/campaign/${campaignId}/report`,
     "/announcements",
+    "/connections",
+    "/helps",
+    "/kanban",
+    "/contact-lists",
+    `/contact-lists/${contactListId}/contacts`,
   ])
     await visit(page, path);
-  await page.goto("/kanban");
+  // The free-text settings (integration keys) are not shown by the web: the page must just stay inert.
+  await visit(page, "/settings", false);
+  // The connection's form shows its automatic messages; a contact's form, its extra fields.
+  for (const path of ["/connections", "/contacts"]) {
+    await page.goto(path);
+    await page
+      .getByRole("button", { name: /^editar/i })
+      .first()
+      .click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog).toBeVisible({ timeout: 30_000 });
+    await expect
+      .poll(
+        () => dialog.locator("input, textarea").evaluateAll((fields) => fields.some((f) => (f as HTMLInputElement).value.includes("window.__xss"))),
+        { message: `a payload in the form on ${path}`, timeout: 30_000 },
+      )
+      .toBe(true);
+  }
   await page.goto("/");
   expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
   expect(dialogs).toEqual([]);

@@ -74,6 +74,20 @@ export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boo
   }
 }
 
+/**
+ * Waits until a customer's first message has opened a pending ticket for the company and returns its id
+ * (`showAll`: every queue's, as an admin's "all tickets" view lists them).
+ */
+export async function pendingTicketId(request: APIRequestContext, token: string, options: { showAll?: boolean } = {}): Promise<number> {
+  const query = options.showAll ? "status=pending&showAll=true" : "status=pending";
+  const pending = await waitFor(
+    async () => ((await (await request.get(`/api/tickets?${query}`, { headers: bearer(token) })).json()) as { tickets: { id: number }[] }).tickets,
+    (tickets) => tickets.length > 0,
+  );
+  expect(pending.length, "a pending ticket should appear").toBeGreaterThan(0);
+  return pending[0]!.id;
+}
+
 interface SimulatorState {
   connection: { status: string; qrcode: string };
 }

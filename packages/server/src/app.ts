@@ -13,7 +13,7 @@ import Fastify, {
   type preHandlerAsyncHookHandler,
   type RawServerDefault,
 } from "fastify";
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from "node:http";
 import type { Server as SocketServer } from "socket.io";
 import type { AppContext } from "./context";
@@ -22,6 +22,11 @@ import { authenticate } from "./http/auth";
 import { closeBackend, createBackendServer, registerBackendCors, rewriteBackendUrl } from "./http/backend";
 import { registerErrorHandling } from "./http/errors";
 import { registerInputGuard } from "./http/inputGuard";
+import { registerMetrics } from "./http/metrics";
+import { registerCompression, REVALIDATE, webAppStaticOptions } from "./http/staticDelivery";
+import { openApiOptions } from "./http/openapi";
+import { registerResponseSchemas } from "./http/responses";
+import { trackMultipartRoutes, type MultipartForm } from "./http/uploads";
 import { AuthService } from "./modules/auth/service";
 import { modules } from "./modules";
 import { UsersService } from "./modules/users/service";
@@ -34,6 +39,8 @@ export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerRespo
   users: UsersService;
   authenticate: preHandlerAsyncHookHandler;
   io: SocketServer;
+  /** Routes that read multipart/form-data, with their declared forms (http/uploads.ts). */
+  multipartRoutes: ReadonlyMap<string, MultipartForm>;
   /** The backend listener's server (BACKEND_PORT; http/backend.ts), not listening until startServer; null when off. */
   backendServer: HttpServer | null;
 };
@@ -60,9 +67,11 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     return route.httpPart === "querystring" ? (data: unknown) => validate(withoutEmptyValues(data)) : validate;
   };
   fastify.setValidatorCompiler(validateRequest);
-  fastify.setSerializerCompiler(serializerCompiler);
 
   const app = fastify as unknown as App;
+  // Response schemas document the API and are checked against every answer in tests, never refused in production.
+  registerResponseSchemas(app, ctx.config.env === "test");
+  app.decorate("multipartRoutes", trackMultipartRoutes(app));
   app.decorate("ctx", ctx);
   const auth = new AuthService(ctx);
   app.decorate("auth", auth);
@@ -102,14 +111,14 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   });
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: 64 * 1024 * 1024, files: 10 } });
-  await app.register(swagger, {
-    openapi: { info: { title: "Balcão API", version: "0.1.0" }, servers: [{ url: "/api" }] },
-    transform: jsonSchemaTransform,
-  });
+  await registerCompression(app);
+  await app.register(swagger, openApiOptions());
   // The route table is a map for attackers too: not served in production unless API_DOCS=true (issue 11).
   if (ctx.config.apiDocs) await app.register(swaggerUi, { routePrefix: "/api/docs" });
 
   if (ctx.config.backend) registerBackendCors(app, ctx.config.backend.corsOrigins);
+  // Before the routes: its timing hook applies to the routes registered after it.
+  registerMetrics(app);
 
   await app.register(
     async (api) => {
@@ -178,12 +187,12 @@ function tolerateTrailingSlashTwins(instance: App): void {
 /** Every non-API GET serves the single-page app (its router owns /login, /tickets/:id…). */
 function registerWebApp(app: App, webDist: string): void {
   const built = existsSync(path.join(webDist, "index.html"));
-  if (built) app.register(fastifyStatic, { root: webDist, wildcard: false, index: false });
+  if (built) app.register(fastifyStatic, webAppStaticOptions(webDist));
   app.setNotFoundHandler((request, reply) => {
     const url = request.url;
     if (url.startsWith("/api/") || url === "/api" || url.startsWith("/socket.io")) return reply.status(404).send({ error: "ERR_NOT_FOUND" });
     if (request.method !== "GET" && request.method !== "HEAD") return reply.status(404).send({ error: "ERR_NOT_FOUND" });
     if (!built) return reply.status(503).type("text/plain").send("The web app is not built yet: run `npm run build`.");
-    return reply.header("Cache-Control", "no-cache").sendFile("index.html");
+    return reply.header("Cache-Control", REVALIDATE).sendFile("index.html");
   });
 }

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { ConfigError, loadConfig } from "./config/env";
 import { EmbeddedPostgresError } from "./db/client";
+import { SchemaTooNewError } from "./db/schemaVersion";
 import { startServer } from "./server";
 
 async function main(): Promise<void> {
@@ -26,8 +27,9 @@ async function main(): Promise<void> {
   try {
     started = await startServer(config);
   } catch (err) {
-    // Data directory taken, wrong user, legacy data…: the message says what to do; a stack adds nothing.
-    if (err instanceof EmbeddedPostgresError) {
+    // Data directory taken, wrong user, legacy data, a schema from a newer version…: the message says what to
+    // do; a stack adds nothing.
+    if (err instanceof EmbeddedPostgresError || err instanceof SchemaTooNewError) {
       console.error(`Balcão cannot start: ${err.message}`);
       process.exit(1);
     }

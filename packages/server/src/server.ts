@@ -22,7 +22,13 @@ export interface Started {
 /** Opens the database, migrates, seeds and listens: what `npm start` and the e2e server run. */
 export async function startServer(config: Config): Promise<Started> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await database.migrate();
+  try {
+    await database.migrate();
+  } catch (err) {
+    // Refused (a schema from a newer version) or failed: stop the embedded server cleanly before reporting.
+    await database.close().catch(() => undefined);
+    throw err;
+  }
   const ctx = createContext(config, database);
   const { createdAdmin, demo } = await seed(ctx);
   const app = await buildApp(ctx);

@@ -56,4 +56,8 @@ export const DEFAULT_COMPANY_SETTINGS: Record<string, string> = {
   chatBotType: "text",
   userCreation: "disabled",
   campaignsEnabled: "true",
+  // Minutes out of CONNECTED before the admins get a connection alert (issue 21).
+  connectionAlertMinutes: "5",
+  // Replies sent while a connection is down wait for it (issue 21); "fail" marks them failed with retry.
+  sendWhileDisconnected: "queue",
 };

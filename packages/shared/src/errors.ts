@@ -447,6 +447,12 @@ export const ERRORS = {
     en: "Invalid or revoked API token.",
     es: "Token de API inválido o revocado.",
   },
+  ERR_WAPP_NOT_PAIRING: {
+    status: 409,
+    pt: "Esta conexão não está aguardando pareamento. Gere um novo QR code e tente novamente.",
+    en: "This connection is not waiting to be paired. Ask for a new QR code and try again.",
+    es: "Esta conexión no está esperando el emparejamiento. Genere un nuevo código QR e inténtelo de nuevo.",
+  },
   ERR_WAPP_NOT_CONNECTED: {
     status: 409,
     pt: "A conexão não está conectada (status: {{status}}). Verifique a página de conexões.",
@@ -465,6 +471,25 @@ export const ERRORS = {
     pt: "O endereço do webhook aponta para uma rede privada ou local, o que não é permitido neste servidor.",
     en: "The webhook address points to a private or local network, which this server does not allow.",
     es: "La dirección del webhook apunta a una red privada o local, lo que este servidor no permite.",
+  },
+  // Connection-alert e-mails (issue 21)
+  ERR_SMTP_NOT_CONFIGURED: {
+    status: 400,
+    pt: "Configure o servidor SMTP (servidor, porta e remetente) antes de enviar e-mails.",
+    en: "Set up the SMTP server (host, port and sender) before sending e-mails.",
+    es: "Configure el servidor SMTP (servidor, puerto y remitente) antes de enviar correos.",
+  },
+  ERR_SMTP_SEND_FAILED: {
+    status: 400,
+    pt: "O servidor SMTP não aceitou o e-mail: {{detail}}",
+    en: "The SMTP server did not accept the e-mail: {{detail}}",
+    es: "El servidor SMTP no aceptó el correo: {{detail}}",
+  },
+  ERR_SMTP_PRIVATE_HOST: {
+    status: 400,
+    pt: "O servidor SMTP está em uma rede privada ou local, o que não é permitido neste servidor.",
+    en: "The SMTP server is on a private or local network, which this server does not allow.",
+    es: "El servidor SMTP está en una red privada o local, lo que este servidor no permite.",
   },
   ERR_NO_CHAT_FOUND: { status: 404, pt: "Conversa não encontrada.", en: "Chat not found.", es: "Conversación no encontrada." },
   // Campaigns (issue 17)

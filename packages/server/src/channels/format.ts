@@ -17,3 +17,8 @@ export function backoffDelay(attempt: number, baseMs: number, maxMs: number, ran
   const ceiling = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
+
+/** A poll shown as text (issue 21): its question, then one line per option. Votes are not shown. */
+export function pollBody(question: string, options: readonly string[]): string {
+  return [`📊 ${question}`, ...options.map((o) => `• ${o}`)].join("\n");
+}

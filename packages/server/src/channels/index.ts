@@ -8,7 +8,7 @@ import { ChannelManager } from "./manager";
 import { SimulatorProvider } from "./simulator/provider";
 
 export { ChannelManager } from "./manager";
-export type { ChannelEventContext, ChannelEventListener, ChannelCommand } from "./manager";
+export type { ChannelEventContext, ChannelEventListener, ChannelCommand, StatusChange, StatusListener } from "./manager";
 export * from "./types";
 
 /** The app's channel manager with every provider this configuration enables. */

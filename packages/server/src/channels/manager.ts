@@ -11,7 +11,8 @@
  *   connection; when another live process owns it they are relayed through connection_leases.command,
  *   which the owner polls every `commandPollMs`.
  * - `qr`/`status` events update the connection row and publish `connections.session`; every other
- *   event goes, in order, to the listeners registered with `onEvent` (the tickets pipeline).
+ *   event goes to the listeners registered with `onEvent` (the tickets pipeline): in order per chat, chats
+ *   concurrently (issue 20; see `laneOf`).
  */
 import { randomBytes } from "node:crypto";
 import os from "node:os";
@@ -19,11 +20,12 @@ import { and, eq, isNotNull, ne, notExists, sql, inArray } from "drizzle-orm";
 import pino, { type Logger } from "pino";
 import type { Config } from "../config/env";
 import type { Database, Db } from "../db/client";
-import { connectionLeases, connections } from "../db/schema";
+import { CONNECTION_REASONS, type ConnectionReason, type ConnectionStatus } from "@balcao/shared";
+import { connectionEvents, connectionLeases, connections } from "../db/schema";
 import { wipeAuthState } from "./baileys/authState";
 import type { EventBus } from "../events/bus";
 import { presentConnection } from "../modules/connections/presenter";
-import { ChannelError, type ChannelEvent, type ChannelProvider, type ChannelSession } from "./types";
+import { ChannelError, type ChannelAddress, type ChannelEvent, type ChannelProvider, type ChannelSession } from "./types";
 
 export interface ChannelEventContext {
   companyId: number;
@@ -32,6 +34,15 @@ export interface ChannelEventContext {
 
 /** Receives every non-connection event (message, ack, failed, deleted, call, contacts) of every session here. */
 export type ChannelEventListener = (context: ChannelEventContext, event: ChannelEvent) => Promise<void>;
+
+/** A connection's status changed (recorded on its health timeline): for alerts and counters. */
+export interface StatusChange extends ChannelEventContext {
+  previous: ConnectionStatus | null;
+  status: ConnectionStatus;
+  reason: ConnectionReason | null;
+  at: Date;
+}
+export type StatusListener = (change: StatusChange) => Promise<void>;
 
 export type ChannelCommand = "start" | "newqr" | "stop";
 
@@ -42,8 +53,35 @@ interface LiveSession {
   session: ChannelSession;
   generation: number;
   closed: boolean;
-  /** Events of one session are handled one after another, in emission order. */
-  queue: Promise<void>;
+  /** The last connection-wide event (qr, status, pairing code): every later event waits for it. */
+  barrier: Promise<void>;
+  /** Per chat (see `laneOf`), the end of its last event: a chat's events run in emission order. */
+  lanes: Map<string, Promise<void>>;
+}
+
+/**
+ * Where an event waits (issue 20). A chat's messages, deletions, calls (and whatever else names its chat) run in emission order, one at a
+ * time, while other chats run meanwhile: the pipeline, and so the bot's replies, greetings and out-of-hours
+ * messages, keep each customer's order without one busy connection serialising every customer.
+ * "barrier": connection-wide (qr, status, pairing code): after everything before it, and before everything
+ * after it. "after": acks, failures and address books name no chat: after everything emitted before them
+ * (the message they refer to is stored first), without holding back later messages.
+ */
+function laneOf(event: ChannelEvent): string {
+  if (event.type === "message") return chatLane(event.message.chat);
+  if (event.type === "call") return chatLane(event.from);
+  // Deletions, and any other event about one chat's message (reactions, edits…).
+  if ("chat" in event) return chatLane(event.chat);
+  if (event.type === "ack" || event.type === "failed" || event.type === "contacts") return "after";
+  return "barrier";
+}
+
+/** One lane per person: the phone digits when the address carries them (a LID with its phone shares the phone's lane). */
+function chatLane(chat: ChannelAddress): string {
+  if (chat.kind === "phone") return `phone:${chat.id.replace(/\D/g, "")}`;
+  const phone = chat.alternates?.find((a) => a.kind === "phone");
+  if (phone) return `phone:${phone.id.replace(/\D/g, "")}`;
+  return `${chat.kind}:${chat.id}`;
 }
 
 export interface ChannelManagerDeps {
@@ -60,6 +98,8 @@ export class ChannelManager {
   /** Connections a command is being applied to here: a lease round must not start them meanwhile. */
   private readonly commanding = new Set<number>();
   private listeners: ChannelEventListener[] = [];
+  private statusListeners: StatusListener[] = [];
+  private statusChain: Promise<void> = Promise.resolve();
   private generation = 0;
   private renewTimer?: NodeJS.Timeout;
   private pollTimer?: NodeJS.Timeout;
@@ -104,11 +144,32 @@ export class ChannelManager {
     };
   }
 
+  /** Subscribes to status changes of every session here (after they are written); returns the unsubscribe function. */
+  onStatus(listener: StatusListener): () => void {
+    this.statusListeners.push(listener);
+    return () => {
+      this.statusListeners = this.statusListeners.filter((l) => l !== listener);
+    };
+  }
+
+  /**
+   * Pairing by phone code (issue 21): asks the connection's live session (here, waiting for a pairing) for
+   * the code to type on the phone. The status becomes PAIRING with the code in place of the QR.
+   */
+  async requestPairingCode(companyId: number, connectionId: number, phoneDigits: string): Promise<{ code: string; expiresAt: Date }> {
+    const session = this.session(companyId, connectionId);
+    if (!session.requestPairingCode) throw new ChannelError("UNSUPPORTED");
+    const result = await session.requestPairingCode(phoneDigits);
+    const entry = this.live.get(connectionId);
+    if (entry) await settled(entry);
+    return result;
+  }
+
   /**
    * Hands an event that did not come from a live session (a Cloud API webhook processed by a job, in any
    * process) to the listeners, like a session's own events. Status events are not accepted here.
    */
-  async dispatch(context: ChannelEventContext, event: Exclude<ChannelEvent, { type: "qr" | "status" }>): Promise<void> {
+  async dispatch(context: ChannelEventContext, event: Exclude<ChannelEvent, { type: "qr" | "status" | "pairingCode" }>): Promise<void> {
     for (const listener of this.listeners) await listener(context, event);
   }
 
@@ -372,7 +433,7 @@ export class ChannelManager {
     }
     await wipeAuthState(this.db, companyId, connectionId);
     if (command === "newqr") return this.startLocal(companyId, connectionId);
-    await this.writeStatus(companyId, connectionId, { status: "DISCONNECTED", qrcode: "", retries: 0 });
+    await this.writeStatus(companyId, connectionId, { status: "DISCONNECTED", qrcode: "", retries: 0, reason: "requested" });
     await this.release(connectionId);
   }
 
@@ -397,7 +458,12 @@ export class ChannelManager {
     const provider = this.providers.get(row.channel);
     if (!provider) {
       this.log.warn({ connectionId, channel: row.channel }, "no provider for this channel here");
-      await this.writeStatus(companyId, connectionId, { status: "DISCONNECTED", qrcode: "" });
+      await this.writeStatus(companyId, connectionId, {
+        status: "DISCONNECTED",
+        qrcode: "",
+        reason: "startFailed",
+        detail: `no ${row.channel} provider`,
+      });
       await this.release(connectionId);
       return;
     }
@@ -407,7 +473,8 @@ export class ChannelManager {
       channel: row.channel,
       generation: ++this.generation,
       closed: false,
-      queue: Promise.resolve(),
+      barrier: Promise.resolve(),
+      lanes: new Map(),
       session: undefined as unknown as ChannelSession,
     };
     entry.session = provider.createSession({ companyId, connectionId, emit: (event) => this.enqueue(entry, event) });
@@ -416,7 +483,12 @@ export class ChannelManager {
       await entry.session.connect();
     } catch (err) {
       this.log.error({ err, connectionId }, "session failed to start");
-      await this.enqueue(entry, { type: "status", status: "DISCONNECTED", reason: "start failed" });
+      await this.enqueue(entry, {
+        type: "status",
+        status: "DISCONNECTED",
+        reason: "startFailed",
+        detail: String((err as Error)?.message ?? err).slice(0, 300),
+      });
     }
   }
 
@@ -428,9 +500,22 @@ export class ChannelManager {
   // ─── Events ───────────────────────────────────────────────────────────────────────────────────
 
   private enqueue(entry: LiveSession, event: ChannelEvent): Promise<void> {
-    const run = entry.queue.then(() => (entry.closed ? undefined : this.handle(entry, event)));
-    entry.queue = run.catch((err) => this.log.error({ err, connectionId: entry.connectionId, event: event.type }, "channel event failed"));
-    return entry.queue;
+    const lane = laneOf(event);
+    const after = lane === "barrier" || lane === "after" ? settled(entry) : (entry.lanes.get(lane) ?? entry.barrier);
+    const run = after.then(() => (entry.closed ? undefined : this.handle(entry, event)));
+    const done = run.catch((err) => this.log.error({ err, connectionId: entry.connectionId, event: event.type }, "channel event failed"));
+    if (lane === "barrier") {
+      // Every lane is part of `done` now: later events chain after the barrier alone.
+      entry.barrier = done;
+      entry.lanes.clear();
+      return done;
+    }
+    // "after" cannot clash with a chat's lane (those hold a colon).
+    entry.lanes.set(lane, done);
+    void done.then(() => {
+      if (entry.lanes.get(lane) === done) entry.lanes.delete(lane);
+    });
+    return done;
   }
 
   private async handle(entry: LiveSession, event: ChannelEvent): Promise<void> {
@@ -439,18 +524,29 @@ export class ChannelManager {
       await this.writeStatus(companyId, connectionId, { status: "qrcode", qrcode: event.qr }, entry);
       return;
     }
+    if (event.type === "pairingCode") {
+      await this.writeStatus(companyId, connectionId, { status: "PAIRING", qrcode: event.code }, entry);
+      return;
+    }
     if (event.type === "status") {
       const fields: StatusFields = { status: event.status };
+      if (event.reason) {
+        const known = (CONNECTION_REASONS as readonly string[]).includes(event.reason);
+        fields.reason = known ? (event.reason as ConnectionReason) : "unknown";
+        if (!known) fields.detail = event.reason;
+      }
+      if (event.detail) fields.detail = event.detail;
       if (event.status !== "qrcode") fields.qrcode = "";
       if (event.retries !== undefined) fields.retries = event.retries;
       if (event.status === "CONNECTED") {
         fields.retries = event.retries ?? 0;
         if (event.account) fields.number = event.account;
       }
+      // A provider gave up (logged out, replaced, banned…): nobody should restart it until asked. It stops
+      // counting as local at once; the lease is released once the status is written.
+      if (event.status === "DISCONNECTED" && this.live.get(connectionId) === entry) this.live.delete(connectionId);
       await this.writeStatus(companyId, connectionId, fields, entry);
       if (event.status === "DISCONNECTED") {
-        // A provider gave up (logged out, replaced, banned…): nobody should restart it until asked.
-        if (this.live.get(connectionId) === entry) this.live.delete(connectionId);
         entry.closed = true;
         void entry.session.disconnect().catch(() => undefined);
         await this.release(connectionId);
@@ -470,7 +566,13 @@ export class ChannelManager {
    * Updates status fields, fenced by the lease: a process that lost the connection cannot overwrite
    * the new owner's state. Publishes `connections.session` when the row changed.
    */
-  private async writeStatus(companyId: number, connectionId: number, fields: StatusFields, entry?: LiveSession): Promise<void> {
+  private async writeStatus(companyId: number, connectionId: number, statusFields: StatusFields, entry?: LiveSession): Promise<void> {
+    const { reason, detail, ...fields } = statusFields;
+    const [before] = await this.db
+      .select({ status: connections.status })
+      .from(connections)
+      .where(and(eq(connections.id, connectionId), eq(connections.companyId, companyId)))
+      .limit(1);
     const [row] = await this.db
       .update(connections)
       .set({ ...fields, updatedAt: new Date() })
@@ -490,13 +592,51 @@ export class ChannelManager {
       }
       return;
     }
+    const previous = (before?.status ?? null) as ConnectionStatus | null;
+    if (previous !== row.status || reason)
+      await this.recordStatus(
+        { companyId, connectionId, previous, status: row.status as ConnectionStatus, reason: reason ?? null, at: row.updatedAt },
+        detail,
+        row.retries,
+      );
     const connection = await presentConnection(this.db, row, { admin: true });
     this.deps.events.publish({ type: "connections.session", companyId, connection });
   }
+
+  /**
+   * The health timeline (issue 21): every status change with its mapped reason, in connection_events and in
+   * the log (with the connection and company ids), then the status listeners (alerts).
+   */
+  private async recordStatus(change: StatusChange, detail: string | undefined, retries: number): Promise<void> {
+    const { companyId, connectionId, previous, status, reason } = change;
+    await this.db
+      .insert(connectionEvents)
+      .values({ companyId, connectionId, status, reason, detail: detail?.slice(0, 300) ?? null, retries, createdAt: change.at });
+    const level = status === "DISCONNECTED" || status === "TIMEOUT" ? "warn" : "info";
+    this.log[level]({ companyId, connectionId, previous, status, reason, detail, retries }, "connection status changed");
+    // In order, but off the session's event queue: a slow listener (a job to queue) must not delay the session.
+    const listeners = this.statusListeners;
+    this.statusChain = this.statusChain.then(async () => {
+      for (const listener of listeners) {
+        try {
+          await listener(change);
+        } catch (err) {
+          this.log.error({ err, companyId, connectionId }, "connection status listener failed");
+        }
+      }
+    });
+  }
+}
+
+/** Resolves once every event emitted so far by the session has been handled. */
+function settled(entry: LiveSession): Promise<void> {
+  return Promise.all([entry.barrier, ...entry.lanes.values()]).then(() => undefined);
 }
 
 interface StatusFields {
   status: string;
+  reason?: ConnectionReason;
+  detail?: string;
   qrcode?: string;
   retries?: number;
   number?: string;

@@ -2,7 +2,7 @@
  * The one interface domain code uses to talk to WhatsApp. Providers (simulator, baileys, cloud-api)
  * map their protocol to these types; nothing of a provider's own types crosses this file.
  */
-import type { ConnectionStatus } from "@balcao/shared";
+import type { ConnectionReason, ConnectionStatus } from "@balcao/shared";
 
 /** Who a message is from or to, as the provider identifies them. */
 export interface ChannelAddress {
@@ -48,12 +48,30 @@ export interface InboundMessage {
 export type ChannelEvent =
   | { type: "qr"; qr: string }
   /** `account`: digits of the paired WhatsApp number, when the provider learns it (on CONNECTED). */
-  | { type: "status"; status: ConnectionStatus; reason?: string; retries?: number; account?: string }
+  /**
+   * `reason`: why, preferably a ConnectionReason of @balcao/shared (loggedOut, unreachable…); any other text is
+   * recorded as "unknown" with the text as detail. `detail`: the provider's own words for it (the connection's
+   * health timeline, issue 21).
+   */
+  | { type: "status"; status: ConnectionStatus; reason?: ConnectionReason | (string & {}); detail?: string; retries?: number; account?: string }
+  /** A pairing code to type on the phone (status PAIRING), after `requestPairingCode`. */
+  | { type: "pairingCode"; code: string }
   | { type: "message"; message: InboundMessage }
   /** Ack on the spec's scale: 1 sent, 2 delivered, 3 read, 4 played. Apply monotonically. */
   | { type: "ack"; providerMessageId: string; ack: 1 | 2 | 3 | 4 }
   | { type: "failed"; providerMessageId: string; error: string }
   | { type: "deleted"; providerMessageId: string; chat: ChannelAddress }
+  /**
+   * A reaction to the message `providerMessageId` of this connection (issue 21). `emoji` "" removes the
+   * sender's reaction; a new one from the same sender replaces it. `sender`: who reacted (the chat, a group
+   * participant); absent with `fromMe` (the company's own number reacted, e.g. from the phone).
+   */
+  | { type: "reaction"; providerMessageId: string; chat: ChannelAddress; sender?: ChannelAddress; fromMe: boolean; emoji: string; timestamp: Date }
+  /**
+   * The message `providerMessageId` was edited by whoever wrote it (`fromMe`: the company's number): `body` is the
+   * new text. `editId`: the provider's id of the edit itself, so a redelivery is ignored (issue 21).
+   */
+  | { type: "edited"; providerMessageId: string; chat: ChannelAddress; fromMe: boolean; body: string; editId?: string; timestamp: Date }
   | { type: "call"; callId: string; from: ChannelAddress; isVideo: boolean; status: "offer" | "missed" }
   | { type: "contacts"; contacts: { address: ChannelAddress; name?: string }[] };
 
@@ -99,6 +117,11 @@ export interface ChannelSession {
   rejectCall(callId: string, from: ChannelAddress): Promise<void>;
   /** Address book of the paired phone (for POST /contacts/import), when the provider has one. */
   listContacts(): Promise<{ address: ChannelAddress; name?: string }[]>;
+  /**
+   * Pairs by a code typed on the phone instead of a QR (issue 21), while the session waits for a pairing
+   * (status qrcode). Providers without it (Cloud API) leave it out.
+   */
+  requestPairingCode?(phoneDigits: string): Promise<{ code: string; expiresAt: Date }>;
 }
 
 export interface ChannelSessionOptions {

@@ -10,6 +10,7 @@ import path from "node:path";
 import { ConfigError, loadConfig, type Config } from "../config/env";
 import { EMBEDDED_SUBDIR } from "../db/client";
 import { runningServer } from "../db/embedded";
+import { assertSchemaNotNewer, SchemaTooNewError } from "../db/schemaVersion";
 import { type CliIo, type Command } from "./common";
 import { appliedMigrations, knownMigrations } from "./migrate";
 
@@ -99,12 +100,14 @@ async function checkDatabase(config: Config, io: CliIo, findings: Finding[]): Pr
 
     const known = knownMigrations();
     const applied = await appliedMigrations(database.pool);
-    if (applied > known.length)
-      findings.push({
-        level: "problem",
-        check: "migrations",
-        text: `the database has ${applied} migrations, this version knows ${known.length}: it was upgraded by a newer Balcão (run that version or restore a backup)`,
-      });
+    const tooNew = await assertSchemaNotNewer(database.pool).then(
+      () => undefined,
+      (err: unknown) => {
+        if (err instanceof SchemaTooNewError) return err;
+        throw err;
+      },
+    );
+    if (tooNew) findings.push({ level: "problem", check: "migrations", text: tooNew.message });
     else if (applied < known.length)
       findings.push({
         level: "warn",

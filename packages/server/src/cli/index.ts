@@ -6,6 +6,7 @@
  */
 import { parseArgs } from "node:util";
 import { EmbeddedPostgresError } from "../db/embedded";
+import { SchemaTooNewError } from "../db/schemaVersion";
 import { backupCommand, restoreCommand } from "./backup";
 import { CommandError, UsageError, type CliIo, type Command, type ParsedArgs } from "./common";
 import { doctorCommand } from "./doctor";
@@ -69,7 +70,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       io.err(`${err.message}\n\nUsage: ${command.usage}  (balcao ${command.name} --help)`);
       return 2;
     }
-    if (err instanceof CommandError || err instanceof EmbeddedPostgresError) {
+    if (err instanceof CommandError || err instanceof EmbeddedPostgresError || err instanceof SchemaTooNewError) {
       io.err(`${command.name} failed: ${err.message}`);
       return 1;
     }

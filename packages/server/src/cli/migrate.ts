@@ -1,14 +1,12 @@
 /** `balcao migrate`: applies the pending SQL migrations and says how many ran (the server also does it on start). */
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import pg from "pg";
-import { MIGRATIONS_FOLDER, type Database } from "../db/client";
+import type { Database } from "../db/client";
+import { assertSchemaNotNewer, journalEntries } from "../db/schemaVersion";
 import { configFrom, withDatabase, type Command } from "./common";
 
 /** The migrations this build carries, in order (drizzle's journal). */
 export function knownMigrations(): string[] {
-  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as { entries: { tag: string }[] };
-  return journal.entries.map((e) => e.tag);
+  return journalEntries().map((e) => e.tag);
 }
 
 /** How many migrations the database has applied (0 on an empty database). */
@@ -35,13 +33,9 @@ export const migrateCommand: Command = {
     const config = configFrom(io);
     const known = knownMigrations();
     return withDatabase(io, config, async (database) => {
+      // A database a newer Balcão migrated: refused with the version it needs (exit 1), nothing changed.
+      await assertSchemaNotNewer(database.pool);
       const before = await appliedMigrations(database.pool);
-      if (before > known.length) {
-        io.err(
-          `The database has ${before} migrations applied but this version knows ${known.length}: it was written by a newer Balcão. Run that version, or restore a backup taken before it.`,
-        );
-        return 1;
-      }
       const started = Date.now();
       await database.migrate();
       const after = await appliedMigrations(database.pool);

@@ -35,6 +35,8 @@ const envSchema = z.object({
   DEFAULT_TIME_ZONE: z.string().default("America/Sao_Paulo"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
   WEB_DIST: z.string().optional(),
+  /** Bearer token of GET /metrics (Prometheus); unset: no metrics, /metrics answers 404 (http/metrics.ts). */
+  METRICS_TOKEN: z.string().min(16).optional(),
   /** Channels (WhatsApp connections). Booleans accept true/false/1/0. */
   SIMULATOR_ENABLED: z.enum(["true", "false", "1", "0"]).optional(),
   SIMULATOR_ACK_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(1500),
@@ -133,6 +135,8 @@ export interface Config {
   trustProxy: number;
   /** Serve /api/docs (API_DOCS; off in production unless asked for). */
   apiDocs: boolean;
+  /** The bearer token GET /metrics asks for; null: metrics are off and /metrics answers 404 (http/metrics.ts). */
+  metricsToken: string | null;
   /** Multipart upload limits in bytes (http/uploads.ts). */
   uploads: { fileBytes: number; totalBytes: number };
   /** Period of the sweep that closes sockets whose session no longer stands (realtime/revocation.ts). */
@@ -284,6 +288,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     socketSessionCheckMs: e.SOCKET_SESSION_CHECK_MS,
     trustProxy: e.TRUST_PROXY,
     apiDocs: flag(e.API_DOCS, !production),
+    metricsToken: e.METRICS_TOKEN ?? null,
     uploads: { fileBytes: Math.round(e.UPLOAD_MAX_MB * 1024 * 1024), totalBytes: Math.round(e.UPLOAD_TOTAL_MAX_MB * 1024 * 1024) },
     jobs: { pollSeconds: e.JOBS_POLL_SECONDS },
     outboxPollMs: e.OUTBOX_POLL_MS,

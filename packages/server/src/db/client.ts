@@ -9,6 +9,7 @@ import pg from "pg";
 import pino, { type Logger } from "pino";
 import { EmbeddedPostgresError, runningServer, startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded";
 import { guardPool } from "./resilience";
+import { assertSchemaNotNewer, stampSchema } from "./schemaVersion";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -132,7 +133,10 @@ async function openPostgres(connection: string | pg.ClientConfig, kind: Database
       await client.connect();
       try {
         await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+        // A database a newer Balcão migrated is refused, not run on (db/schemaVersion.ts).
+        await assertSchemaNotNewer(client);
         await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+        await stampSchema(client).catch((err: Error) => log.warn(`could not record the schema version: ${err.message}`));
       } finally {
         await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => undefined);
         await client.end();

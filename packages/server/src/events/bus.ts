@@ -221,28 +221,38 @@ export class EventBus {
     const more = await this.database.db.transaction(async (tx) => {
       const locked = await rows<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${LOCK_NAMESPACE}, hashtext(${group.name})) as locked`);
       if (!locked[0]?.locked) return false;
-      await tx.execute(sql`
-        insert into outbox_cursors (consumer, txid, event_id)
-        select ${group.name}, coalesce(max(txid), 0), coalesce(max(id), 0) from outbox_events
-        on conflict (consumer) do nothing`);
-      const [cursor] = await rows<{ txid: string; event_id: string }>(
-        tx,
-        sql`select txid, event_id from outbox_cursors where consumer = ${group.name}`,
-      );
-      // The horizon comes first, in its own statement: the events are then read with a later snapshot, so a
-      // writer that committed before the horizon was taken is seen, and one still running is held back.
-      const [horizon] = await rows<{ txid: string }>(tx, HORIZON);
+      // The cursor and the horizon in one round trip, read once the lock is held (issue 20: every group runs a
+      // round per burst of events); a missing cursor is created only when there is none. The horizon comes
+      // before the events, in its own statement: the events are then read with a later snapshot, so a writer
+      // that committed before the horizon was taken is seen, and one still running is held back.
+      const cursorAndHorizon = () =>
+        rows<{ txid: string | null; event_id: string | null; horizon: string }>(
+          tx,
+          sql`select c.txid, c.event_id, h.txid as horizon from (${HORIZON}) h left join outbox_cursors c on c.consumer = ${group.name}`,
+        );
+      let [state] = await cursorAndHorizon();
+      if (!state || state.txid === null) {
+        // A new group starts from the events that exist now.
+        await tx.execute(sql`
+          insert into outbox_cursors (consumer, txid, event_id)
+          select ${group.name}, coalesce(max(txid), 0), coalesce(max(id), 0) from outbox_events
+          on conflict (consumer) do nothing`);
+        [state] = await cursorAndHorizon();
+      }
+      if (!state || state.txid === null || state.event_id === null) return false;
+      const cursor = { txid: state.txid, event_id: state.event_id };
+      const horizon = { txid: state.horizon };
       const events = await rows<EventRow>(
         tx,
         sql`select id, txid, company_id, type, payload from outbox_events
-            where (txid, id) > (${cursor!.txid}::bigint, ${cursor!.event_id}::bigint)
-              and txid < ${horizon!.txid}::bigint
+            where (txid, id) > (${cursor.txid}::bigint, ${cursor.event_id}::bigint)
+              and txid < ${horizon.txid}::bigint
             order by txid, id limit ${batchSize}`,
       );
       if (events.length === 0) {
         const waiting = await rows(
           tx,
-          sql`select 1 from outbox_events where (txid, id) > (${cursor!.txid}::bigint, ${cursor!.event_id}::bigint) limit 1`,
+          sql`select 1 from outbox_events where (txid, id) > (${cursor.txid}::bigint, ${cursor.event_id}::bigint) limit 1`,
         );
         heldBack = waiting.length > 0;
         return false;

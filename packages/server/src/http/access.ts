@@ -30,6 +30,8 @@ const SUPER: Access = "super";
 export const ROUTE_ACCESS: Record<string, Access> = {
   // auth, sign-up, health, public plan list
   "GET /health": PUBLIC,
+  // Prometheus scrape, outside /api: its own bearer token (METRICS_TOKEN; 404 when unset), http/metrics.ts
+  "GET /metrics": PUBLIC,
   "POST /auth/login": PUBLIC,
   "POST /auth/refresh_token": PUBLIC,
   "DELETE /auth/logout": PUBLIC,
@@ -99,6 +101,8 @@ export const ROUTE_ACCESS: Record<string, Access> = {
   "POST /whatsappsession/{id}": ADMIN,
   "PUT /whatsappsession/{id}": ADMIN,
   "DELETE /whatsappsession/{id}": ADMIN,
+  "GET /whatsapp/{id}/health": ADMIN,
+  "POST /whatsappsession/{id}/pairing-code": ADMIN,
   "GET /queue": MEMBER,
   "GET /queue/{id}": MEMBER,
   "POST /queue": ADMIN,
@@ -206,6 +210,13 @@ export const ROUTE_ACCESS: Record<string, Access> = {
   "GET /webhooks/{id}/deliveries": ADMIN,
   "POST /webhooks/deliveries/{id}/resend": ADMIN,
 
+  // connection-alert bell and SMTP e-mail setting (issue 21)
+  "GET /notifications": ADMIN,
+  "PUT /notifications/read": ADMIN,
+  "GET /settings/smtp": ADMIN,
+  "PUT /settings/smtp": ADMIN,
+  "POST /settings/smtp/test": ADMIN,
+
   // first-run checklist (issue 16)
   "GET /onboarding": ADMIN,
   "PUT /onboarding": ADMIN,
@@ -219,9 +230,15 @@ export const ROUTE_ACCESS: Record<string, Access> = {
   "POST /cloudapi/{connectionId}/templates/sync": ADMIN,
   "GET /cloudapi/tickets/{ticketId}/window": MEMBER,
   "POST /cloudapi/tickets/{ticketId}/template": MEMBER,
+  "POST /cloudapi/messages/{messageId}/reaction": MEMBER,
   "GET /simulator/connections": MEMBER,
   "GET /simulator/{connectionId}": PUBLIC,
   "GET /simulator/{connectionId}/link": ADMIN,
+  "POST /simulator/{connectionId}/connection": PUBLIC,
+  "GET /simulator/{connectionId}/groups": PUBLIC,
+  "POST /simulator/{connectionId}/groups": PUBLIC,
+  "PUT /simulator/{connectionId}/groups/{groupId}": PUBLIC,
+  "POST /simulator/{connectionId}/groups/{groupId}/messages": PUBLIC,
   "POST /simulator/{connectionId}/scan": PUBLIC,
   "GET /simulator/{connectionId}/phones": PUBLIC,
   "POST /simulator/{connectionId}/phones": PUBLIC,
@@ -230,6 +247,8 @@ export const ROUTE_ACCESS: Record<string, Access> = {
   "POST /simulator/{connectionId}/phones/{number}/messages": PUBLIC,
   "DELETE /simulator/{connectionId}/phones/{number}/messages/{messageId}": PUBLIC,
   "POST /simulator/{connectionId}/phones/{number}/messages/{messageId}/ack": PUBLIC,
+  "POST /simulator/{connectionId}/phones/{number}/messages/{messageId}/reaction": PUBLIC,
+  "POST /simulator/{connectionId}/phones/{number}/messages/{messageId}/edit": PUBLIC,
   "GET /simulator/{connectionId}/phones/{number}/messages/{messageId}/media": PUBLIC,
 };
 

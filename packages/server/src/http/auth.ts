@@ -16,6 +16,11 @@ declare module "fastify" {
 /** Reached by a billing-only session besides the routes flagged `allowExpiredSubscription` (the app shell needs them). */
 const BILLING_ONLY_SHELL = [/\/auth\/me$/];
 
+/** Whether a signed-in route answers 402 ERR_SUBSCRIPTION_EXPIRED to a company whose subscription is overdue. */
+export function refusesBillingOnly(url: string, config: { allowExpiredSubscription?: boolean } | undefined): boolean {
+  return !config?.allowExpiredSubscription && !BILLING_ONLY_SHELL.some((pattern) => pattern.test(url));
+}
+
 export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   if (!header) return undefined;
@@ -27,10 +32,8 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 export function authenticate(auth: AuthService) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
     const actor = await auth.authenticate(bearerToken(request), { allowBillingOnly: true });
-    if (actor.billingOnly && !request.routeOptions.config?.allowExpiredSubscription) {
-      const url = request.routeOptions.url ?? "";
-      if (!BILLING_ONLY_SHELL.some((pattern) => pattern.test(url)))
-        throw new AppError("ERR_SUBSCRIPTION_EXPIRED", 402, actor.billingOnly.dueDate ? { dueDate: actor.billingOnly.dueDate } : undefined);
+    if (actor.billingOnly && refusesBillingOnly(request.routeOptions.url ?? "", request.routeOptions.config)) {
+      throw new AppError("ERR_SUBSCRIPTION_EXPIRED", 402, actor.billingOnly.dueDate ? { dueDate: actor.billingOnly.dueDate } : undefined);
     }
     request.actor = actor;
   };

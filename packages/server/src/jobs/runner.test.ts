@@ -101,3 +101,33 @@ describe("job runner", () => {
     expect(seen.find((j) => j.payload.n === 6)).toBeUndefined();
   });
 });
+
+describe("job runner stopping", () => {
+  it("a job that outlives stop() and the pool does not leave an unhandled rejection behind", async () => {
+    const t = await createTestApp({ JOBS_POLL_SECONDS: "0.5" });
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => rejections.push(reason);
+    process.on("unhandledRejection", onRejection);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started = false;
+    try {
+      t.ctx.jobs.register("test.slow", async () => {
+        started = true;
+        await held;
+      });
+      await t.ctx.jobs.enqueue("test.slow", {});
+      await eventually(() => (started ? true : undefined));
+      // stop() gives up waiting for the running job, then the pool ends while the job still runs.
+      await t.ctx.jobs.stop(100);
+      await t.close();
+      release();
+      // pg-boss records the job's completion on its own, unawaited: give that write its turn.
+      await new Promise((r) => setTimeout(r, 500));
+      expect(rejections).toEqual([]);
+    } finally {
+      release();
+      process.off("unhandledRejection", onRejection);
+    }
+  });
+});

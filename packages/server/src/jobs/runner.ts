@@ -183,7 +183,21 @@ export class JobRunner {
     const pool = this.database.pool;
     if (!pool) throw new Error("the job runner needs a PostgreSQL connection pool");
     const boss = new PgBoss({
-      db: { executeSql: (text, values) => pool.query(text, values) },
+      db: {
+        // pg-boss records a job's completion or failure without awaiting it: a job that ends after stop() gave up
+        // waiting would reject on a closed pool, unhandled. Once stopping, such a write is dropped (logged); the
+        // job stays active and is retried by a running node after it expires. No result at all is what pg-boss's
+        // completion calls read as "nothing affected" (an empty row list would make them read rows[0].count).
+        executeSql: async (text, values): Promise<{ rows: unknown[] }> => {
+          try {
+            return await pool.query(text, values);
+          } catch (err) {
+            if (!this.stopped) throw err;
+            this.log.warn({ err }, "job runner stopping: a late job state write was dropped");
+            return undefined as unknown as { rows: unknown[] };
+          }
+        },
+      },
       schema: SCHEMA,
       supervise: true,
       schedule: true,

@@ -9,6 +9,7 @@ import { deliverQuickMessageEvents } from "./quickMessages/events";
 import { registerQuickMessageRoutes } from "./quickMessages/routes";
 import { deliverConnectionEvents } from "./connections/events";
 import { registerConnectionRoutes } from "./connections/routes";
+import { startConnectionHealth } from "./connections/health";
 import { deliverSimulatorEvents } from "../channels/simulator/events";
 import { registerSimulatorRoutes } from "../channels/simulator/routes";
 import { startCloudApiWebhooks } from "../channels/cloudapi/webhook";
@@ -47,6 +48,8 @@ import { registerKanbanRoutes } from "./kanban/routes";
 import { registerMessagesApiRoutes, startMessagesApi } from "./messagesApi/routes";
 import { registerWebhookRoutes } from "./webhooks/routes";
 import { startWebhooks } from "./webhooks/service";
+import { registerNotificationRoutes } from "./notifications/routes";
+import { startAlertMail } from "./notifications/smtp";
 import { deliverContactListEvents } from "./contactLists/events";
 import { registerContactListRoutes, startContactLists } from "./contactLists/routes";
 import { deliverCampaignEvents } from "./campaigns/events";
@@ -77,7 +80,7 @@ export const modules: AppModule[] = [
   { name: "announcements", routes: registerAnnouncementRoutes, deliver: deliverAnnouncementEvents },
   { name: "users", routes: registerUserRoutes, deliver: deliverUserEvents },
   { name: "settings", routes: registerSettingRoutes, deliver: deliverSettingEvents },
-  { name: "connections", routes: registerConnectionRoutes, deliver: deliverConnectionEvents },
+  { name: "connections", routes: registerConnectionRoutes, deliver: deliverConnectionEvents, start: startConnectionHealth },
   { name: "simulator", routes: registerSimulatorRoutes, deliver: deliverSimulatorEvents },
   { name: "cloudapi", routes: registerCloudApi, start: startCloudApiWebhooks },
   { name: "tickets", routes: registerTicketRoutes, deliver: deliverTicketEvents, start: registerQueueTransfer },
@@ -98,6 +101,7 @@ export const modules: AppModule[] = [
   // POST /api/messages/send: a static path, so it wins over messages' POST /messages/:ticketId.
   { name: "messagesApi", routes: registerMessagesApiRoutes, start: startMessagesApi },
   { name: "webhooks", routes: registerWebhookRoutes, start: startWebhooks },
+  { name: "notifications", routes: registerNotificationRoutes, start: startAlertMail },
   { name: "contactLists", routes: registerContactListRoutes, deliver: deliverContactListEvents, start: startContactLists },
   { name: "campaigns", routes: registerCampaignRoutes, deliver: deliverCampaignEvents, start: startCampaignDispatcher },
   { name: "chats", routes: registerChatRoutes, deliver: deliverChatEvents },

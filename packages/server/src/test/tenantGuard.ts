@@ -19,6 +19,8 @@ const CROSS_TENANT: Record<string, string> = {
   "IdempotencyStore.purge": "the hourly purge deletes expired send-API idempotency keys of every company",
   cloudApiWebhookTarget: "Meta calls a Cloud API connection's webhook URL by connection id before any company is known",
   "CampaignDispatcher.sweep": "the minute sweep of campaigns finds late and orphaned campaigns of every company, then handles each in its company",
+  metricsOutboxBacklog: "the /metrics scrape counts the outbox events not yet handled, over every company (counts only)",
+  metricsConnectionsByStatus: "the /metrics scrape counts the connections by channel and status, over every company (counts only)",
 };
 
 /** Coordination rows keyed by connection, claimed and renewed across companies by every process. */

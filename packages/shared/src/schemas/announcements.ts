@@ -36,31 +36,33 @@ export const announcementUpdateBody = z.object({
 });
 export type AnnouncementUpdateBody = z.input<typeof announcementUpdateBody>;
 
-export interface AnnouncementDTO {
-  id: number;
-  title: string;
-  text: string;
-  priority: AnnouncementPriority;
+export const announcementDto = z.object({
+  id: z.number(),
+  title: z.string(),
+  text: z.string(),
+  priority: z.union([z.literal(1), z.literal(2), z.literal(3)]),
   /** Authorised URL of the attached image (any signed-in user may fetch it), or null. */
-  mediaPath: string | null;
+  mediaPath: z.string().nullable(),
   /** The attachment's original file name, or null ('Sem anexo'). */
-  mediaName: string | null;
-  status: boolean;
-  createdAt: string;
-  updatedAt: string;
-  /** Whether the signed-in user has opened it (list and show answers only; events carry no per-user state). */
-  read?: boolean;
-}
+  mediaName: z.string().nullable(),
+  status: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  /** Whether the signed-in user has opened it (list and show answers only, events carry no per-user state). */
+  read: z.boolean().optional(),
+});
+export type AnnouncementDTO = z.infer<typeof announcementDto>;
 
 /**
  * GET /announcements/: a page of 20, newest first. Super users see every announcement (the management page);
  * everyone else only active ones (the top-bar popover). `unreadCount` counts the caller's unread active ones.
  */
-export interface AnnouncementListResponse {
-  records: AnnouncementDTO[];
-  hasMore: boolean;
-  unreadCount: number;
-}
+export const announcementListResponse = z.object({
+  records: z.array(announcementDto),
+  hasMore: z.boolean(),
+  unreadCount: z.number(),
+});
+export type AnnouncementListResponse = z.infer<typeof announcementListResponse>;
 
 /** `announcement` socket event, sent to every company (spec §7). */
 export type AnnouncementEvent = { action: "create" | "update"; record: AnnouncementDTO } | { action: "delete"; id: number };

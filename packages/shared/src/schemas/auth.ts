@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MSG } from "./common";
-import type { UserDTO } from "./users";
+import { userDto } from "./users";
 
 export const loginBody = z.object({
   email: z.string({ error: MSG.required }).trim().toLowerCase().min(1, MSG.required).max(254, MSG.tooLong),
@@ -8,10 +8,11 @@ export const loginBody = z.object({
 });
 export type LoginBody = z.infer<typeof loginBody>;
 
-export interface AuthResponse {
-  token: string;
-  user: UserDTO;
-}
+export const authResponse = z.object({
+  token: z.string(),
+  user: userDto,
+});
+export type AuthResponse = z.infer<typeof authResponse>;
 
 /** Claims of the 15-minute access token. `sid` names the refresh session it belongs to. */
 export interface AccessClaims {

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { Recurrence } from "../constants";
 import { idField, listQuery } from "./common";
 
 /** Validation texts of the checkout form (spec §5; the CEP format text is ours: the spec does not show it). */
@@ -89,24 +88,26 @@ export const invoiceListQuery = listQuery;
 export const INVOICE_STATUSES = ["open", "paid"] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
-export interface InvoiceDTO {
-  id: number;
-  detail: string;
+export const invoiceDto = z.object({
+  id: z.number(),
+  detail: z.string(),
   /** BRL. */
-  value: number;
+  value: z.number(),
   /** yyyy-MM-dd. */
-  dueDate: string;
-  status: InvoiceStatus;
-  paidAt: string | null;
-  recurrence: Recurrence | string;
-  createdAt: string;
-}
+  dueDate: z.string(),
+  status: z.enum(INVOICE_STATUSES),
+  paidAt: z.string().nullable(),
+  recurrence: z.string(),
+  createdAt: z.string(),
+});
+export type InvoiceDTO = z.infer<typeof invoiceDto>;
 
 /** GET /invoices/all (spec §7: "list, hasMore"). */
-export interface InvoiceListResponse {
-  list: InvoiceDTO[];
-  hasMore: boolean;
-}
+export const invoiceListResponse = z.object({
+  list: z.array(invoiceDto),
+  hasMore: z.boolean(),
+});
+export type InvoiceListResponse = z.infer<typeof invoiceListResponse>;
 
 /** Which Pix the platform charges with: a static BR Code (manual confirmation), a PSP's API Pix, or the sandbox PSP. */
 export type PixProviderKind = "static" | "efi" | "sandbox";
@@ -115,16 +116,17 @@ export type PixProviderKind = "static" | "efi" | "sandbox";
  * The Pix response of POST /subscription (spec §3: `qrcode.qrcode`, `valor.original`), shaped like the
  * API Pix charge it came from.
  */
-export interface PixChargeDTO {
-  invoiceId: number;
-  txid: string;
-  provider: PixProviderKind;
-  /** ATIVA until paid (CONCLUIDA); a static code stays ATIVA until a super user confirms the payment. */
-  status: string;
-  valor: { original: string };
-  qrcode: { qrcode: string };
-  calendario: { criacao: string; expiracao: number | null };
-}
+export const pixChargeDto = z.object({
+  invoiceId: z.number(),
+  txid: z.string(),
+  provider: z.enum(["static", "efi", "sandbox"]),
+  /** ATIVA until paid (CONCLUIDA), a static code stays ATIVA until a super user confirms the payment. */
+  status: z.string(),
+  valor: z.object({ original: z.string() }),
+  qrcode: z.object({ qrcode: z.string() }),
+  calendario: z.object({ criacao: z.string(), expiracao: z.number().nullable() }),
+});
+export type PixChargeDTO = z.infer<typeof pixChargeDto>;
 
 /** The `payment` socket event (spec §3 "Payment event": action, company.dueDate). */
 export interface PaymentEventPayload {
@@ -138,15 +140,17 @@ export const platformInvoiceListQuery = listQuery.extend({
   status: z.enum(["open", "paid", "all"]).optional().default("open"),
 });
 
-export interface PlatformInvoiceDTO extends InvoiceDTO {
-  companyId: number;
-  companyName: string;
-}
+export const platformInvoiceDto = invoiceDto.extend({
+  companyId: z.number(),
+  companyName: z.string(),
+});
+export type PlatformInvoiceDTO = z.infer<typeof platformInvoiceDto>;
 
-export interface PlatformInvoiceListResponse {
-  list: PlatformInvoiceDTO[];
-  hasMore: boolean;
-}
+export const platformInvoiceListResponse = z.object({
+  list: z.array(platformInvoiceDto),
+  hasMore: z.boolean(),
+});
+export type PlatformInvoiceListResponse = z.infer<typeof platformInvoiceListResponse>;
 
 /** The sandbox PSP's "bank app": pays a charge by its txid or its copy-and-paste code. */
 export const pixSandboxPayBody = z

@@ -158,8 +158,11 @@ export const campaignSettingsBody = z.object({ settings: campaignSettingsShape.p
 export type CampaignSettingsBody = z.input<typeof campaignSettingsBody>;
 
 /** One row of GET /campaign-settings; `value` is the parsed JSON value (number, or the variables array). */
-export type CampaignSettingRow =
-  { key: "messageInterval" | "longerIntervalAfter" | "greaterInterval"; value: number } | { key: "variables"; value: CampaignVariable[] };
+export const campaignSettingRow = z.union([
+  z.object({ key: z.enum(["messageInterval", "longerIntervalAfter", "greaterInterval"]), value: z.number() }),
+  z.object({ key: z.literal("variables"), value: z.array(campaignVariable) }),
+]);
+export type CampaignSettingRow = z.infer<typeof campaignSettingRow>;
 
 /** The settings object from GET /campaign-settings' rows (defaults for missing keys). */
 export function campaignSettingsFromRows(rows: readonly { key: string; value: unknown }[]): CampaignSettings {
@@ -197,56 +200,56 @@ export function isCampaignEditable(c: { status: CampaignStatus; scheduledAt: str
   return new Date(c.scheduledAt).getTime() - now.getTime() > CAMPAIGN_EDIT_LEAD_MS;
 }
 
-export interface CampaignDTO {
-  id: number;
-  companyId: number;
-  name: string;
-  message1: string;
-  message2: string;
-  message3: string;
-  message4: string;
-  message5: string;
-  confirmationMessage1: string;
-  confirmationMessage2: string;
-  confirmationMessage3: string;
-  confirmationMessage4: string;
-  confirmationMessage5: string;
-  status: CampaignStatus;
-  confirmation: boolean;
+export const campaignDto = z.object({
+  id: z.number(),
+  companyId: z.number(),
+  name: z.string(),
+  message1: z.string(),
+  message2: z.string(),
+  message3: z.string(),
+  message4: z.string(),
+  message5: z.string(),
+  confirmationMessage1: z.string(),
+  confirmationMessage2: z.string(),
+  confirmationMessage3: z.string(),
+  confirmationMessage4: z.string(),
+  confirmationMessage5: z.string(),
+  status: z.enum(CAMPAIGN_STATUSES),
+  confirmation: z.boolean(),
   /** ISO instants. */
-  scheduledAt: string | null;
-  completedAt: string | null;
-  whatsappId: number | null;
-  whatsapp: { id: number; name: string; status: string } | null;
-  contactListId: number | null;
-  contactList: { id: number; name: string } | null;
+  scheduledAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+  whatsappId: z.number().nullable(),
+  whatsapp: z.object({ id: z.number(), name: z.string(), status: z.string() }).nullable(),
+  contactListId: z.number().nullable(),
+  contactList: z.object({ id: z.number(), name: z.string() }).nullable(),
   /** Media id (fetch `/api/media/{mediaPath}` with the bearer token) and its original file name. */
-  mediaPath: string | null;
-  mediaName: string | null;
-  /**
-   * Why a running campaign is not sending right now (an error-catalogue code, e.g. ERR_WAPP_NOT_INITIALIZED
-   * when its connection is disconnected); null while it sends. Sending resumes by itself on reconnection.
-   */
-  pauseReason: string | null;
+  mediaPath: z.string().nullable(),
+  mediaName: z.string().nullable(),
+  /**    * Why a running campaign is not sending right now (an error-catalogue code, e.g. ERR_WAPP_NOT_INITIALIZED    * when its connection is disconnected), null while it sends. Sending resumes by itself on reconnection.    */
+  pauseReason: z.string().nullable(),
   /** Whether the form may save it now (spec §4). */
-  editable: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+  editable: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type CampaignDTO = z.infer<typeof campaignDto>;
 
 /** Report counters (spec §2 report cards). */
-export interface CampaignCounts {
+export const campaignCounts = z.object({
   /** Shipping rows (one per list item), or the list's items before the campaign has started. */
-  validContacts: number;
-  confirmationRequested: number;
-  confirmations: number;
-  delivered: number;
-  failed: number;
-}
+  validContacts: z.number(),
+  confirmationRequested: z.number(),
+  confirmations: z.number(),
+  delivered: z.number(),
+  failed: z.number(),
+});
+export type CampaignCounts = z.infer<typeof campaignCounts>;
 
-export interface CampaignDetailDTO extends CampaignDTO {
-  counts: CampaignCounts;
-}
+export const campaignDetailDto = campaignDto.extend({
+  counts: campaignCounts,
+});
+export type CampaignDetailDTO = z.infer<typeof campaignDetailDto>;
 
 /**
  * pending: nothing sent yet; confirmation: the confirmation message went out, waiting for the reply;
@@ -255,35 +258,38 @@ export interface CampaignDetailDTO extends CampaignDTO {
  */
 export type CampaignShippingStatus = "pending" | "confirmation" | "confirmed" | "sending" | "delivered" | "failed";
 
-export interface CampaignShippingDTO {
-  id: number;
-  campaignId: number;
-  contactListItemId: number | null;
-  name: string;
-  number: string;
-  email: string;
+export const campaignShippingDto = z.object({
+  id: z.number(),
+  campaignId: z.number(),
+  contactListItemId: z.number().nullable(),
+  name: z.string(),
+  number: z.string(),
+  email: z.string(),
   /** The text sent (after rotation and variables), "" until chosen. */
-  message: string;
-  confirmationMessage: string;
-  /** null = no answer yet; true when the contact replied to the confirmation message. */
-  confirmation: boolean | null;
-  confirmationRequestedAt: string | null;
-  confirmedAt: string | null;
-  deliveredAt: string | null;
-  status: CampaignShippingStatus;
+  message: z.string(),
+  confirmationMessage: z.string(),
+  /** null = no answer yet, true when the contact replied to the confirmation message. */
+  confirmation: z.boolean().nullable(),
+  confirmationRequestedAt: z.string().nullable(),
+  confirmedAt: z.string().nullable(),
+  deliveredAt: z.string().nullable(),
+  status: z.enum(["pending", "confirmation", "confirmed", "sending", "delivered", "failed"]),
   /** Error-catalogue code of a failed row. */
-  lastError: string | null;
-}
+  lastError: z.string().nullable(),
+});
+export type CampaignShippingDTO = z.infer<typeof campaignShippingDto>;
 
-export interface CampaignListResponse {
-  records: CampaignDTO[];
-  hasMore: boolean;
-}
+export const campaignListResponse = z.object({
+  records: z.array(campaignDto),
+  hasMore: z.boolean(),
+});
+export type CampaignListResponse = z.infer<typeof campaignListResponse>;
 
-export interface CampaignShippingListResponse {
-  records: CampaignShippingDTO[];
-  hasMore: boolean;
-}
+export const campaignShippingListResponse = z.object({
+  records: z.array(campaignShippingDto),
+  hasMore: z.boolean(),
+});
+export type CampaignShippingListResponse = z.infer<typeof campaignShippingListResponse>;
 
 /** Socket event `campaign` to the company's admins. `progress` carries the counters while it runs. */
 export type CampaignEvent =

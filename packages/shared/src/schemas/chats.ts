@@ -52,35 +52,38 @@ export const chatReadBody = z.object({ userId: z.unknown().optional() }).optiona
 
 export const chatListQuery = listQuery;
 
-export interface ChatUserDTO {
-  userId: number;
-  unreads: number;
-  user: { id: number; name: string };
-}
+export const chatUserDto = z.object({
+  userId: z.number(),
+  unreads: z.number(),
+  user: z.object({ id: z.number(), name: z.string() }),
+});
+export type ChatUserDTO = z.infer<typeof chatUserDto>;
 
-export interface ChatDTO {
-  id: number;
-  uuid: string;
-  title: string;
-  ownerId: number | null;
-  lastMessage: string;
-  createdAt: string;
-  updatedAt: string;
+export const chatDto = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  title: z.string(),
+  ownerId: z.number().nullable(),
+  lastMessage: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
   /** Every member (the owner included) with their unread counts. */
-  users: ChatUserDTO[];
-}
+  users: z.array(chatUserDto),
+});
+export type ChatDTO = z.infer<typeof chatDto>;
 
-export interface ChatMessageDTO {
-  id: number;
-  chatId: number;
-  senderId: number | null;
+export const chatMessageDto = z.object({
+  id: z.number(),
+  chatId: z.number(),
+  senderId: z.number().nullable(),
   /** null when the sender's user was deleted. */
-  sender: { id: number; name: string } | null;
-  message: string;
-  createdAt: string;
+  sender: z.object({ id: z.number(), name: z.string() }).nullable(),
+  message: z.string(),
+  createdAt: z.string(),
   /** Tickets the text mentions as `#123` that exist in the company (their page is /tickets/{uuid}). */
-  tickets: { id: number; uuid: string }[];
-}
+  tickets: z.array(z.object({ id: z.number(), uuid: z.string() })),
+});
+export type ChatMessageDTO = z.infer<typeof chatMessageDto>;
 
 /** `#123` not inside a word (nor `##123`) names ticket 123. */
 export const TICKET_MENTION = /(^|[^\p{L}\p{N}_#])#(\d{1,9})(?![\p{L}\p{N}_])/gu;
@@ -92,17 +95,19 @@ export function ticketMentions(text: string): number[] {
 }
 
 /** GET /chats/: the caller's chats, most recent activity first; `unreadCount` sums the caller's unreads. */
-export interface ChatListResponse {
-  records: ChatDTO[];
-  hasMore: boolean;
-  unreadCount: number;
-}
+export const chatListResponse = z.object({
+  records: z.array(chatDto),
+  hasMore: z.boolean(),
+  unreadCount: z.number(),
+});
+export type ChatListResponse = z.infer<typeof chatListResponse>;
 
 /** GET /chats/:id/messages: one page in chronological order (oldest first); hasMore = older ones exist. */
-export interface ChatMessagesResponse {
-  records: ChatMessageDTO[];
-  hasMore: boolean;
-}
+export const chatMessagesResponse = z.object({
+  records: z.array(chatMessageDto),
+  hasMore: z.boolean(),
+});
+export type ChatMessagesResponse = z.infer<typeof chatMessagesResponse>;
 
 /** The caller's unread count in a chat. */
 export const unreadsOf = (chat: Pick<ChatDTO, "users">, userId: number | undefined): number =>

@@ -69,3 +69,45 @@ export type ListQuery = z.infer<typeof listQuery>;
 
 /** Booleans that arrive as strings in query parameters. */
 export const queryBoolean = z.union([z.boolean(), z.enum(["true", "false", "1", "0"])]).transform((v) => v === true || v === "true" || v === "1");
+
+/** A position in a list sorted by (timestamp desc, id desc): the last row's timestamp and id. */
+export interface KeysetPosition {
+  /** Microseconds since 1970 (PostgreSQL's full precision, so no row in the same millisecond is skipped). */
+  at: number;
+  id: number;
+}
+
+/** The opaque `cursor` of a keyset-paged list (base64url of `[at, id]`); clients send back what they got. */
+export function encodeKeysetCursor(position: KeysetPosition): string {
+  return btoa(JSON.stringify([position.at, position.id]))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+}
+
+function decodeKeysetCursor(value: string): KeysetPosition | null {
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(value)) return null;
+  try {
+    const parsed: unknown = JSON.parse(atob(value.replace(/-/g, "+").replace(/_/g, "/")));
+    if (!Array.isArray(parsed) || parsed.length !== 2) return null;
+    const [at, id] = parsed as unknown[];
+    if (typeof at !== "number" || !Number.isSafeInteger(at) || at < 0) return null;
+    if (typeof id !== "number" || !Number.isInteger(id) || id <= 0 || id > 2_147_483_647) return null;
+    return { at, id };
+  } catch {
+    return null;
+  }
+}
+
+/** Query param carrying a keyset cursor; anything that is not one the server made is a 400. */
+export const keysetCursorParam = z
+  .string()
+  .max(200)
+  .transform((value, ctx) => {
+    const position = decodeKeysetCursor(value);
+    if (!position) {
+      ctx.addIssue({ code: "custom", message: "Invalid cursor" });
+      return z.NEVER;
+    }
+    return position;
+  });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { RECURRENCES, type Recurrence } from "../constants";
+import { RECURRENCES } from "../constants";
 import { dueDateOrNull } from "../dueDates";
 import { boundedText, emailField, idField, listQuery, MSG, nameField, passwordField } from "./common";
 
@@ -16,10 +16,11 @@ export const signupBody = z.object({
 });
 export type SignupBody = z.input<typeof signupBody>;
 
-export interface SignupResponse {
-  companyId: number;
-  userId: number;
-}
+export const signupResponse = z.object({
+  companyId: z.number(),
+  userId: z.number(),
+});
+export type SignupResponse = z.infer<typeof signupResponse>;
 
 export const companyNameField = boundedText(2, 100);
 
@@ -75,31 +76,34 @@ export type CompanyUpdateBody = z.input<typeof companyUpdateBody>;
 
 export const companyListQuery = listQuery;
 
-export interface CompanyPlanRefDTO {
-  id: number;
-  name: string;
-  value: number;
-}
+export const companyPlanRefDto = z.object({
+  id: z.number(),
+  name: z.string(),
+  value: z.number(),
+});
+export type CompanyPlanRefDTO = z.infer<typeof companyPlanRefDto>;
 
-export interface CompanyDTO {
-  id: number;
-  name: string;
-  email: string;
-  phone: string;
-  planId: number | null;
-  plan: CompanyPlanRefDTO | null;
-  status: boolean;
-  campaignsEnabled: boolean;
+export const companyDto = z.object({
+  id: z.number(),
+  name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  planId: z.number().nullable(),
+  plan: companyPlanRefDto.nullable(),
+  status: z.boolean(),
+  campaignsEnabled: z.boolean(),
   /** yyyy-MM-dd, or null when the company never expires. */
-  dueDate: string | null;
-  recurrence: Recurrence;
-  timeZone: string;
-  createdAt: string;
-  updatedAt: string;
-}
+  dueDate: z.string().nullable(),
+  recurrence: z.enum(RECURRENCES),
+  timeZone: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type CompanyDTO = z.infer<typeof companyDto>;
 
 /** GET /companies (super): a page of 20, by name. */
-export interface CompanyListResponse {
-  companies: CompanyDTO[];
-  hasMore: boolean;
-}
+export const companyListResponse = z.object({
+  companies: z.array(companyDto),
+  hasMore: z.boolean(),
+});
+export type CompanyListResponse = z.infer<typeof companyListResponse>;

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { ConnectionStatus } from "../constants";
+import { CONNECTION_STATUSES, type ConnectionStatus } from "../constants";
 import { idField, nameField, queryBoolean } from "./common";
-import type { QueueRefDTO } from "./users";
+import { queueRefDto } from "./users";
 
 /** Providers a company may pick for a connection (connections.channel). */
 export const CONNECTION_CHANNELS = ["simulator", "baileys", "cloud-api"] as const;
@@ -73,34 +73,35 @@ export const connectionListQuery = z.object({
 
 export const connectionShowQuery = z.object({ session: z.string().max(10).optional() });
 
-export interface ConnectionDTO {
-  id: number;
-  name: string;
-  status: ConnectionStatus;
-  /** The QR string to render (empty unless status is qrcode). Admins only; "" for other profiles. */
-  qrcode: string;
+export const connectionDto = z.object({
+  id: z.number(),
+  name: z.string(),
+  status: z.enum(CONNECTION_STATUSES),
+  /** The QR string to render (empty unless status is qrcode). Admins only, "" for other profiles. */
+  qrcode: z.string(),
   /** Reconnection attempts since the last successful open. */
-  retries: number;
-  isDefault: boolean;
-  greetingMessage: string;
-  complationMessage: string;
-  outOfHoursMessage: string;
-  ratingMessage: string;
-  farewellMessage: string;
-  /** Send-API token of this connection. Admins only; null for other profiles. */
-  token: string | null;
-  provider: string;
-  channel: ConnectionChannel | string;
-  timeSendQueue: number;
-  sendIdQueue: number;
+  retries: z.number(),
+  isDefault: z.boolean(),
+  greetingMessage: z.string(),
+  complationMessage: z.string(),
+  outOfHoursMessage: z.string(),
+  ratingMessage: z.string(),
+  farewellMessage: z.string(),
+  /** Send-API token of this connection. Admins only, null for other profiles. */
+  token: z.string().nullable(),
+  provider: z.string(),
+  channel: z.string(),
+  timeSendQueue: z.number(),
+  sendIdQueue: z.number(),
   /** Digits of the paired WhatsApp account, once connected. */
-  number: string | null;
-  queues: QueueRefDTO[];
-  /** Cloud API connections: the non-secret settings and the webhook path to paste in Meta's console (admins only; null otherwise). */
-  cloudApi?: { phoneNumberId: string | null; webhookPath: string } | null;
-  createdAt: string;
-  updatedAt: string;
-}
+  number: z.string().nullable(),
+  queues: z.array(queueRefDto),
+  /** Cloud API connections: the non-secret settings and the webhook path to paste in Meta's console (admins only, null otherwise). */
+  cloudApi: z.object({ phoneNumberId: z.string().nullable(), webhookPath: z.string() }).nullable().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ConnectionDTO = z.infer<typeof connectionDto>;
 
 /** Socket `whatsapp`: {action:"update", whatsapp} · {action:"delete", whatsappId}. */
 export type WhatsappEvent = { action: "update"; whatsapp: ConnectionDTO } | { action: "delete"; whatsappId: number };
@@ -173,45 +174,64 @@ export const simulatorInboundBody = z.discriminatedUnion("type", [
     contactNumber: simulatorPhoneField,
     name: z.string().trim().max(100).optional(),
   }),
+  z.object({
+    type: z.literal("poll"),
+    question: z.string().trim().min(1, "Required").max(255),
+    options: z.array(z.string().trim().min(1, "Required").max(100)).min(2).max(12),
+    name: z.string().trim().max(100).optional(),
+  }),
 ]);
 export type SimulatorInboundBody = z.input<typeof simulatorInboundBody>;
 
 export const simulatorCallBody = z.object({ isVideo: queryBoolean.optional() }).optional();
 /** The customer's phone reports an ack for a company message (1 sent, 2 delivered, 3 read, 4 played). */
 export const simulatorAckBody = z.object({ ack: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]) });
+/** The customer's reaction to a message of the conversation; "" removes it (issue 21). */
+export const simulatorReactionBody = z.object({ emoji: z.string().max(16, "Too Long!") });
+/** The customer's new text for one of their own text messages (issue 21). */
+export const simulatorEditBody = z.object({ body: z.string().trim().min(1, "Required").max(4096, "Too Long!") });
 
-export interface SimulatorMessageDTO {
-  id: string;
-  /** "in": the company sent it to the phone; "out": the customer sent it. */
-  direction: "in" | "out";
-  kind: string;
-  body: string;
+export const simulatorMessageDto = z.object({
+  id: z.string(),
+  /** "in": the company sent it to the phone, "out": the customer sent it. */
+  direction: z.enum(["in", "out"]),
+  kind: z.string(),
+  body: z.string(),
   /** For "in" messages: the spec's ack (1 sent, 2 delivered, 3 read, 4 played). */
-  ack: number;
-  deleted: boolean;
-  hasMedia: boolean;
-  mimeType?: string;
-  fileName?: string;
-  voice?: boolean;
-  quotedId?: string;
-  timestamp: string;
-}
+  ack: z.number(),
+  deleted: z.boolean(),
+  hasMedia: z.boolean(),
+  mimeType: z.string().optional(),
+  fileName: z.string().optional(),
+  voice: z.boolean().optional(),
+  quotedId: z.string().optional(),
+  timestamp: z.string(),
+  /** The customer's reaction to this message (issue 21). */
+  reaction: z.string().optional(),
+  /** The customer edited this message. */
+  edited: z.boolean().optional(),
+});
+export type SimulatorMessageDTO = z.infer<typeof simulatorMessageDto>;
 
-export interface SimulatorPhoneDTO {
-  number: string;
-  name: string;
-  messages: SimulatorMessageDTO[];
-}
+export const simulatorPhoneDto = z.object({
+  number: z.string(),
+  name: z.string(),
+  messages: z.array(simulatorMessageDto),
+});
+export type SimulatorPhoneDTO = z.infer<typeof simulatorPhoneDto>;
 
-export interface SimulatorStateDTO {
-  connection: { id: number; name: string; status: ConnectionStatus; qrcode: string };
+export const simulatorStateDto = z.object({
+  connection: z.object({ id: z.number(), name: z.string(), status: z.enum(CONNECTION_STATUSES), qrcode: z.string() }),
   /** Whether the session runs in the process that answered (traffic can only be injected there). */
-  live: boolean;
-  phones: SimulatorPhoneDTO[];
-}
+  live: z.boolean(),
+  phones: z.array(simulatorPhoneDto),
+});
+export type SimulatorStateDTO = z.infer<typeof simulatorStateDto>;
 
-export interface SimulatorLinkDTO {
-  key: string;
+export const simulatorLinkDto = z.object({
+  key: z.string(),
   /** Path of the web page that opens this connection's simulator without signing in. */
-  url: string;
-}
+  url: z.string(),
+});
+export type SimulatorLinkDTO = z.infer<typeof simulatorLinkDto>;
+export * from "./connectionHealth";

@@ -68,38 +68,42 @@ export const contactListItemsQuery = listQuery.extend({
 });
 export type ContactListItemsQuery = z.infer<typeof contactListItemsQuery>;
 
-export interface ContactListDTO {
-  id: number;
-  companyId: number;
-  name: string;
-  contactsCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export const contactListDto = z.object({
+  id: z.number(),
+  companyId: z.number(),
+  name: z.string(),
+  contactsCount: z.number(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ContactListDTO = z.infer<typeof contactListDto>;
 
-export interface ContactListsResponse {
-  records: ContactListDTO[];
-  hasMore: boolean;
-}
+export const contactListsResponse = z.object({
+  records: z.array(contactListDto),
+  hasMore: z.boolean(),
+});
+export type ContactListsResponse = z.infer<typeof contactListsResponse>;
 
-export interface ContactListItemDTO {
-  id: number;
-  companyId: number;
-  contactListId: number;
-  name: string;
+export const contactListItemDto = z.object({
+  id: z.number(),
+  companyId: z.number(),
+  contactListId: z.number(),
+  name: z.string(),
   /** E.164 digits without '+'. */
-  number: string;
-  email: string;
+  number: z.string(),
+  email: z.string(),
   /** null = not checked yet (no connected default connection, or the check is still running). */
-  isWhatsappValid: boolean | null;
-  createdAt: string;
-  updatedAt: string;
-}
+  isWhatsappValid: z.boolean().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ContactListItemDTO = z.infer<typeof contactListItemDto>;
 
-export interface ContactListItemsResponse {
-  contacts: ContactListItemDTO[];
-  hasMore: boolean;
-}
+export const contactListItemsResponse = z.object({
+  contacts: z.array(contactListItemDto),
+  hasMore: z.boolean(),
+});
+export type ContactListItemsResponse = z.infer<typeof contactListItemsResponse>;
 
 /** Header names (folded: lower case, no accents, single spaces) that identify each column of an import. */
 export const CONTACT_LIST_IMPORT_HEADERS = {
@@ -128,16 +132,17 @@ export type ContactListImportColumn = keyof typeof CONTACT_LIST_IMPORT_HEADERS;
 export const CONTACT_LIST_IMPORT_REASONS = ["number_missing", "number_invalid", "name_too_short", "name_too_long", "email_invalid"] as const;
 export type ContactListImportReason = (typeof CONTACT_LIST_IMPORT_REASONS)[number];
 
-export interface ContactListImportRowError {
+export const contactListImportRowError = z.object({
   /** The spreadsheet's row number (the header is row 1). */
-  line: number;
-  field: ContactListImportColumn;
-  reason: ContactListImportReason;
+  line: z.number(),
+  field: z.enum(["name", "number", "email"]),
+  reason: z.enum(CONTACT_LIST_IMPORT_REASONS),
   /** Spec §5 text: "Too Short!", "Too Long!", "Invalid email", "Invalid number", "Required". */
-  message: string;
+  message: z.string(),
   /** The cell as read (cut at 100 characters). */
-  value: string;
-}
+  value: z.string(),
+});
+export type ContactListImportRowError = z.infer<typeof contactListImportRowError>;
 
 /** At most this many bad rows are listed; `invalid` counts them all. */
 export const CONTACT_LIST_IMPORT_ERRORS_MAX = 1000;
@@ -145,26 +150,27 @@ export const CONTACT_LIST_IMPORT_ERRORS_MAX = 1000;
 export const CONTACT_LIST_IMPORT_STATUSES = ["queued", "running", "done", "failed"] as const;
 export type ContactListImportStatus = (typeof CONTACT_LIST_IMPORT_STATUSES)[number];
 
-export interface ContactListImportDTO {
-  id: number;
-  contactListId: number;
-  fileName: string;
-  status: ContactListImportStatus;
+export const contactListImportDto = z.object({
+  id: z.number(),
+  contactListId: z.number(),
+  fileName: z.string(),
+  status: z.enum(CONTACT_LIST_IMPORT_STATUSES),
   /** Data rows in the file (null until it has been read). */
-  totalRows: number | null;
-  processedRows: number;
+  totalRows: z.number().nullable(),
+  processedRows: z.number(),
   /** New items in the list. */
-  inserted: number;
+  inserted: z.number(),
   /** Rows whose number was already in the list (or earlier in the file): skipped. */
-  duplicates: number;
+  duplicates: z.number(),
   /** Rows refused (see `errors`). */
-  invalid: number;
-  errors: ContactListImportRowError[];
+  invalid: z.number(),
+  errors: z.array(contactListImportRowError),
   /** When the whole file was refused (status "failed"): an error code of the catalogue. */
-  error: string | null;
-  createdAt: string;
-  finishedAt: string | null;
-}
+  error: z.string().nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type ContactListImportDTO = z.infer<typeof contactListImportDto>;
 
 export type ContactListEvent =
   | { action: "create" | "update"; record: ContactListDTO }

@@ -43,37 +43,41 @@ export const contactListQuery = listQuery;
 /** `companyId` is honoured for super users only. */
 export const contactListSimpleQuery = z.object({ companyId: idField.optional() });
 
-export interface ContactExtraInfoDTO {
-  id: number;
-  name: string;
-  value: string;
-}
+export const contactExtraInfoDto = z.object({
+  id: z.number(),
+  name: z.string(),
+  value: z.string(),
+});
+export type ContactExtraInfoDTO = z.infer<typeof contactExtraInfoDto>;
 
-export interface ContactDTO {
-  id: number;
-  companyId: number;
-  name: string;
-  /** E.164 digits without '+' (group id for groups; null for contacts known only by a WhatsApp LID). */
-  number: string | null;
-  email: string;
-  profilePicUrl: string;
-  isGroup: boolean;
-  createdAt: string;
-  updatedAt: string;
+export const contactDto = z.object({
+  id: z.number(),
+  companyId: z.number(),
+  name: z.string(),
+  /** E.164 digits without '+' (group id for groups, null for contacts known only by a WhatsApp LID). */
+  number: z.string().nullable(),
+  email: z.string(),
+  profilePicUrl: z.string(),
+  isGroup: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
   /** Present on GET /contacts/:id, create and update answers. */
-  extraInfo?: ContactExtraInfoDTO[];
-}
+  extraInfo: z.array(contactExtraInfoDto).optional(),
+});
+export type ContactDTO = z.infer<typeof contactDto>;
 
-export interface ContactListResponse {
-  contacts: ContactDTO[];
-  hasMore: boolean;
-}
+export const contactListResponse = z.object({
+  contacts: z.array(contactDto),
+  hasMore: z.boolean(),
+});
+export type ContactListResponse = z.infer<typeof contactListResponse>;
 
-export interface ContactImportResponse {
+export const contactImportResponse = z.object({
   /** Contacts created by this import. */
-  created: number;
+  created: z.number(),
   /** Address-book entries that matched an existing contact (identities attached, nothing else changed). */
-  existing: number;
+  existing: z.number(),
   /** Entries that are not phone numbers (groups, LIDs without a phone). */
-  skipped: number;
-}
+  skipped: z.number(),
+});
+export type ContactImportResponse = z.infer<typeof contactImportResponse>;

@@ -61,59 +61,65 @@ export type ReportExportQuery = z.input<typeof reportExportQuery>;
 export const transcriptQuery = z.object({ lang: blankAsUnset(z.enum(REPORT_LANGUAGES)) });
 
 /** The resolved period: local calendar days (null = open end) and the company's time zone. */
-export interface DashboardPeriodDTO {
-  from: string | null;
-  to: string | null;
-  timeZone: string;
-}
+export const dashboardPeriodDto = z.object({
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+  timeZone: z.string(),
+});
+export type DashboardPeriodDTO = z.infer<typeof dashboardPeriodDto>;
 
 /** Spec §3 counters; times are minutes (null when no cycle qualifies). Definitions in docs/decisions.md. */
-export interface DashboardCountersDTO {
-  supportPending: number;
-  supportHappening: number;
-  supportFinished: number;
-  leads: number;
-  avgSupportTime: number | null;
-  avgWaitTime: number | null;
-}
+export const dashboardCountersDto = z.object({
+  supportPending: z.number(),
+  supportHappening: z.number(),
+  supportFinished: z.number(),
+  leads: z.number(),
+  avgSupportTime: z.number().nullable(),
+  avgWaitTime: z.number().nullable(),
+});
+export type DashboardCountersDTO = z.infer<typeof dashboardCountersDto>;
 
-export interface DashboardAttendantDTO {
-  id: number;
-  name: string;
-  /** Average of the 1–3 ratings of the cycles they finished in the period; null without ratings. */
-  rating: number | null;
-  ratings: number;
+export const dashboardAttendantDto = z.object({
+  id: z.number(),
+  name: z.string(),
+  /** Average of the 1–3 ratings of the cycles they finished in the period, null without ratings. */
+  rating: z.number().nullable(),
+  ratings: z.number(),
   /** Minutes. */
-  avgSupportTime: number | null;
+  avgSupportTime: z.number().nullable(),
   /** Attendance cycles they finished in the period. */
-  tickets: number;
-  online: boolean;
-}
+  tickets: z.number(),
+  online: z.boolean(),
+});
+export type DashboardAttendantDTO = z.infer<typeof dashboardAttendantDto>;
 
-export interface DashboardResponse {
-  counters: DashboardCountersDTO;
-  attendants: DashboardAttendantDTO[];
-  period: DashboardPeriodDTO;
+export const dashboardResponse = z.object({
+  counters: dashboardCountersDto,
+  attendants: z.array(dashboardAttendantDto),
+  period: dashboardPeriodDto,
   /** 'Atendimentos hoje': attendance cycles begun today (company time zone), by local hour 0–23. */
-  today: { date: string; total: number; hours: number[] };
-  company: { dueDate: string | null };
-}
+  today: z.object({ date: z.string(), total: z.number(), hours: z.array(z.number()) }),
+  company: z.object({ dueDate: z.string().nullable() }),
+});
+export type DashboardResponse = z.infer<typeof dashboardResponse>;
 
 /** One row of the per-queue or per-attendant report; `id` null is 'no queue' / a deleted attendant. */
-export interface ReportRowDTO {
-  id: number | null;
-  name: string | null;
-  color?: string | null;
-  tickets: number;
-  avgWaitTime: number | null;
-  avgFirstResponse: number | null;
-  avgSupportTime: number | null;
-  rating: number | null;
-  ratings: number;
-}
+export const reportRowDto = z.object({
+  id: z.number().nullable(),
+  name: z.string().nullable(),
+  color: z.string().nullable().optional(),
+  tickets: z.number(),
+  avgWaitTime: z.number().nullable(),
+  avgFirstResponse: z.number().nullable(),
+  avgSupportTime: z.number().nullable(),
+  rating: z.number().nullable(),
+  ratings: z.number(),
+});
+export type ReportRowDTO = z.infer<typeof reportRowDto>;
 
-export interface ReportsResponse {
-  period: DashboardPeriodDTO;
-  queues: ReportRowDTO[];
-  attendants: ReportRowDTO[];
-}
+export const reportsResponse = z.object({
+  period: dashboardPeriodDto,
+  queues: z.array(reportRowDto),
+  attendants: z.array(reportRowDto),
+});
+export type ReportsResponse = z.infer<typeof reportsResponse>;

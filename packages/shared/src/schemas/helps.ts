@@ -51,18 +51,17 @@ export const helpUpdateBody = z.object({
 });
 export type HelpUpdateBody = z.input<typeof helpUpdateBody>;
 
-export interface HelpDTO {
-  id: number;
-  title: string;
-  description: string;
+export const helpDto = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  description: z.string(),
   /** YouTube video code, embedded as https://www.youtube-nocookie.com/embed/{video}. */
-  video: string;
-  createdAt: string;
-  updatedAt: string;
-}
+  video: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type HelpDTO = z.infer<typeof helpDto>;
 
 /** GET /helps: a page of 20 by title. */
-export interface HelpListResponse {
-  records: HelpDTO[];
-  hasMore: boolean;
-}
+export const helpListResponse = z.object({ records: z.array(helpDto), hasMore: z.boolean() });
+export type HelpListResponse = z.infer<typeof helpListResponse>;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { idField } from "./common";
-import { idListParam, type TicketContactDTO, type TicketDTO } from "./tickets";
+import { idListParam, ticketContactDto, ticketDto, type TicketDTO } from "./tickets";
 
 /**
  * Kanban board (spec §2, §4, §7): lane 'Em aberto' for tickets without a Kanban tag, then one lane per Kanban
@@ -29,19 +29,29 @@ export const kanbanMoveBody = z.object({
 export type KanbanMoveBody = z.input<typeof kanbanMoveBody>;
 
 /** A card: what the board shows of a ticket (a TicketDTO from a `ticket` event fits it too). */
-export type KanbanTicketDTO = Pick<
-  TicketDTO,
-  "id" | "uuid" | "status" | "userId" | "queueId" | "contactId" | "lastMessage" | "unreadMessages" | "updatedAt" | "tags"
-> & {
-  contact: Pick<TicketContactDTO, "id" | "name" | "number">;
-};
+export const kanbanTicketDto = ticketDto
+  .pick({
+    id: true,
+    uuid: true,
+    status: true,
+    userId: true,
+    queueId: true,
+    contactId: true,
+    lastMessage: true,
+    unreadMessages: true,
+    updatedAt: true,
+    tags: true,
+  })
+  .extend({ contact: ticketContactDto.pick({ id: true, name: true, number: true }) });
+export type KanbanTicketDTO = z.infer<typeof kanbanTicketDto>;
 
-export interface KanbanResponse {
+export const kanbanResponse = z.object({
   /** Pending and open tickets the caller may see, newest activity first. */
-  tickets: KanbanTicketDTO[];
+  tickets: z.array(kanbanTicketDto),
   /** More than KANBAN_MAX_TICKETS matched: narrow the queues. */
-  truncated: boolean;
-}
+  truncated: z.boolean(),
+});
+export type KanbanResponse = z.infer<typeof kanbanResponse>;
 
 /** The lane a ticket belongs in: the first Kanban tag it carries in lane order, else null ('Em aberto'). */
 export function laneOf(ticket: Pick<TicketDTO, "tags">, laneIds: readonly number[]): number | null {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MESSAGE_BODY_MAX, type MessageDTO } from "./messages";
+import { MESSAGE_BODY_MAX, messageDto } from "./messages";
 
 /** Longest `Idempotency-Key` header the send API accepts. */
 export const IDEMPOTENCY_KEY_MAX = 200;
@@ -15,10 +15,17 @@ export const sendApiBody = z.object({
 });
 export type SendApiBody = z.input<typeof sendApiBody>;
 
+/** The text fields of the send API as multipart/form-data (the files come as `medias`). */
+export const sendApiFormFields = z.object({
+  number: sendApiBody.shape.number.describe("Number without mask, e.g. 5511987654321"),
+  body: z.string().max(MESSAGE_BODY_MAX).optional().describe("Text, or the caption of the first file"),
+});
+
 /** The reference's `{ mensagem }`, plus where the message went. */
-export interface SendApiResponse {
-  mensagem: "Mensagem enviada";
-  contactId: number;
-  ticketId: number;
-  messages: MessageDTO[];
-}
+export const sendApiResponse = z.object({
+  mensagem: z.literal("Mensagem enviada"),
+  contactId: z.number().int(),
+  ticketId: z.number().int(),
+  messages: z.array(messageDto),
+});
+export type SendApiResponse = z.infer<typeof sendApiResponse>;

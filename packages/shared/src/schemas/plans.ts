@@ -40,17 +40,17 @@ export type PlanCreateBody = z.input<typeof planCreateBody>;
 export const planUpdateBody = planCreateBody.partial();
 export type PlanUpdateBody = z.input<typeof planUpdateBody>;
 
-export interface PlanDTO {
-  id: number;
-  name: string;
-  users: number;
-  connections: number;
-  queues: number;
+export const planDto = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  users: z.number().int(),
+  connections: z.number().int(),
+  queues: z.number().int(),
   /** Monthly price in BRL. */
-  value: number;
-}
+  value: z.number(),
+});
+export type PlanDTO = z.infer<typeof planDto>;
 
 /** GET /plans/all (super): every plan with how many companies use it (a plan in use cannot be deleted). */
-export interface PlanWithUsageDTO extends PlanDTO {
-  companiesCount: number;
-}
+export const planWithUsageDto = planDto.extend({ companiesCount: z.number().int() });
+export type PlanWithUsageDTO = z.infer<typeof planWithUsageDto>;

@@ -39,7 +39,9 @@ export const weeklySlotSchema = z
   .refine((s) => (s.startTime === "") === (s.endTime === ""), { message: INVALID_TIME, path: ["endTime"] })
   .transform((s) => ({ weekday: s.weekday || WEEKDAY_LABELS[s.weekdayEn], weekdayEn: s.weekdayEn, startTime: s.startTime, endTime: s.endTime }));
 
-export type WeeklySlotDTO = z.output<typeof weeklySlotSchema>;
+/** A weekday's opening hours as the API answers them (what weeklySlotSchema produces). */
+export const weeklySlotDto = z.object({ weekday: z.string(), weekdayEn: z.enum(WEEKDAYS_EN), startTime: z.string(), endTime: z.string() });
+export type WeeklySlotDTO = z.infer<typeof weeklySlotDto>;
 
 export const DUPLICATED_WEEKDAY = "Dia da semana repetido";
 
@@ -91,20 +93,21 @@ export type QueueUpdateBody = z.input<typeof queueUpdateBody>;
 /** `GET /queue?companyId=` — companyId is honoured for super users only. */
 export const queueListQuery = z.object({ companyId: idField.optional() });
 
-export interface QueueDTO {
-  id: number;
-  companyId: number;
-  name: string;
-  color: string;
-  greetingMessage: string;
-  outOfHoursMessage: string;
-  complationMessage: string;
-  ratingMessage: string;
-  schedules: WeeklySlotDTO[];
-  orderQueue: number | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const queueDto = z.object({
+  id: z.number(),
+  companyId: z.number(),
+  name: z.string(),
+  color: z.string(),
+  greetingMessage: z.string(),
+  outOfHoursMessage: z.string(),
+  complationMessage: z.string(),
+  ratingMessage: z.string(),
+  schedules: z.array(weeklySlotDto),
+  orderQueue: z.number().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type QueueDTO = z.infer<typeof queueDto>;
 
 /** Socket `queue` event (company room). */
 export type QueueEvent = { action: "create" | "update"; queue: QueueDTO } | { action: "delete"; queueId: number };
@@ -155,26 +158,32 @@ export const queueOptionListQuery = z.object({
     .transform((v) => (v === undefined ? undefined : v === "-1" || v === -1 ? null : v)),
 });
 
-export interface QueueOptionDTO {
-  id: number;
-  queueId: number;
-  parentId: number | null;
-  title: string;
-  message: string;
-  option: string;
-  /** The whole subtree under this option, ordered by option number. */
-  children: QueueOptionDTO[];
-  createdAt: string;
-  updatedAt: string;
-}
+export const queueOptionDto = z
+  .object({
+    id: z.number(),
+    queueId: z.number(),
+    parentId: z.number().nullable(),
+    title: z.string(),
+    message: z.string(),
+    option: z.string(),
+    /** The whole subtree under this option, ordered by option number. */
+    get children() {
+      return z.array(queueOptionDto);
+    },
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: "QueueOption" });
+export type QueueOptionDTO = z.infer<typeof queueOptionDto>;
 
 // ─── Company opening hours ────────────────────────────────────────────────────────────────────
 
 export const companySchedulesBody = z.object({ schedules: weeklyScheduleSchema });
 export type CompanySchedulesBody = z.input<typeof companySchedulesBody>;
 
-export interface CompanySchedulesDTO {
-  companyId: number;
-  /** Always the seven weekdays, Monday first; a day never saved has empty times (open). */
-  schedules: WeeklySlotDTO[];
-}
+export const companySchedulesDto = z.object({
+  companyId: z.number(),
+  /** Always the seven weekdays, Monday first, a day never saved has empty times (open). */
+  schedules: z.array(weeklySlotDto),
+});
+export type CompanySchedulesDTO = z.infer<typeof companySchedulesDto>;

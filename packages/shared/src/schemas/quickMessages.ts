@@ -15,18 +15,17 @@ export const quickMessageListQuery = listQuery;
 /** Spec §7 sends companyId and userId; both are ignored except companyId for super users. */
 export const quickMessageListSimpleQuery = z.object({ companyId: idField.optional(), userId: z.unknown().optional() });
 
-export interface QuickMessageDTO {
-  id: number;
-  companyId: number;
-  shortcode: string;
-  message: string;
+export const quickMessageDto = z.object({
+  id: z.number().int(),
+  companyId: z.number().int(),
+  shortcode: z.string(),
+  message: z.string(),
   /** The author; null when that user was deleted. */
-  userId: number | null;
-  createdAt: string;
-  updatedAt: string;
-}
+  userId: z.number().int().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type QuickMessageDTO = z.infer<typeof quickMessageDto>;
 
-export interface QuickMessageListResponse {
-  records: QuickMessageDTO[];
-  hasMore: boolean;
-}
+export const quickMessageListResponse = z.object({ records: z.array(quickMessageDto), hasMore: z.boolean() });
+export type QuickMessageListResponse = z.infer<typeof quickMessageListResponse>;

@@ -64,36 +64,39 @@ export const scheduleListQuery = listQuery.extend({
   contactId: idField.optional(),
 });
 
-export interface ScheduleContactDTO {
-  id: number;
-  name: string;
-  number: string | null;
-}
+export const scheduleContactDto = z.object({
+  id: z.number(),
+  name: z.string(),
+  number: z.string().nullable(),
+});
+export type ScheduleContactDTO = z.infer<typeof scheduleContactDto>;
 
-export interface ScheduleDTO {
-  id: number;
-  companyId: number;
-  body: string;
+export const scheduleDto = z.object({
+  id: z.number(),
+  companyId: z.number(),
+  body: z.string(),
   /** ISO instants. */
-  sendAt: string;
-  sentAt: string | null;
-  status: ScheduleStatus;
-  contactId: number;
-  contact: ScheduleContactDTO | null;
-  ticketId: number | null;
-  userId: number | null;
-  user: { id: number; name: string } | null;
-  connectionId: number | null;
+  sendAt: z.string(),
+  sentAt: z.string().nullable(),
+  status: z.enum(SCHEDULE_STATUSES),
+  contactId: z.number(),
+  contact: scheduleContactDto.nullable(),
+  ticketId: z.number().nullable(),
+  userId: z.number().nullable(),
+  user: z.object({ id: z.number(), name: z.string() }).nullable(),
+  connectionId: z.number().nullable(),
   /** Why the last attempt failed: an error-catalogue code (ERR_WAPP_NOT_INITIALIZED…), null otherwise. */
-  lastError: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+  lastError: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ScheduleDTO = z.infer<typeof scheduleDto>;
 
-export interface ScheduleListResponse {
-  schedules: ScheduleDTO[];
-  hasMore: boolean;
-}
+export const scheduleListResponse = z.object({
+  schedules: z.array(scheduleDto),
+  hasMore: z.boolean(),
+});
+export type ScheduleListResponse = z.infer<typeof scheduleListResponse>;
 
 /** Socket event `schedule` to the company room. */
 export type ScheduleEvent = { action: "create" | "update"; schedule: ScheduleDTO } | { action: "delete"; scheduleId: number };

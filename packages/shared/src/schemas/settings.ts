@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CONNECTION_ALERT_MINUTES } from "./connectionHealth";
 
 export const settingKeyParams = z.object({
   key: z
@@ -10,10 +11,11 @@ export const settingKeyParams = z.object({
 });
 export const settingUpdateBody = z.object({ value: z.string().max(2000) });
 
-export interface SettingDTO {
-  key: string;
-  value: string;
-}
+export const settingDto = z.object({
+  key: z.string(),
+  value: z.string(),
+});
+export type SettingDTO = z.infer<typeof settingDto>;
 
 const ENABLED_DISABLED = ["enabled", "disabled"] as const;
 
@@ -31,6 +33,10 @@ export const SETTING_VALUES: Record<string, readonly string[] | null> = {
   scheduleType: ["disabled", "queue", "company"],
   chatBotType: ["text"],
   campaignsEnabled: ["true", "false"],
+  // Minutes out of CONNECTED before a connection alert (issue 21); "0" = never.
+  connectionAlertMinutes: CONNECTION_ALERT_MINUTES,
+  // A reply sent while its connection is down: waits and goes once it is back, or fails with retry (issue 21).
+  sendWhileDisconnected: ["queue", "fail"],
   // Integration keys of spec §3 (ISP billing integrations): free text, admins only.
   ipixc: null,
   tokenixc: null,

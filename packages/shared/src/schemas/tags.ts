@@ -48,24 +48,26 @@ export type TagSyncBody = z.input<typeof tagSyncBody>;
 export const ticketTagParams = z.object({ ticketId: idField, tagId: idField });
 export const ticketTagsParams = z.object({ ticketId: idField });
 
-export interface TagDTO {
-  id: number;
-  companyId: number;
-  name: string;
-  color: string;
-  kanban: 0 | 1;
-  userId: number | null;
-  createdAt: string;
-  updatedAt: string;
+export const tagDto = z.object({
+  id: z.number().int(),
+  companyId: z.number().int(),
+  name: z.string(),
+  color: z.string(),
+  kanban: z.union([z.literal(0), z.literal(1)]),
+  userId: z.number().int().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
   /** Tickets carrying the tag (GET /tags/ and GET /tags/:id). */
-  ticketsCount?: number;
-}
+  ticketsCount: z.number().int().optional(),
+});
+export type TagDTO = z.infer<typeof tagDto>;
 
-export interface TagListResponse {
-  tags: TagDTO[];
-  hasMore: boolean;
-}
+export const tagListResponse = z.object({ tags: z.array(tagDto), hasMore: z.boolean() });
+export type TagListResponse = z.infer<typeof tagListResponse>;
 
-export interface TagKanbanResponse {
-  lista: TagDTO[];
-}
+export const tagKanbanResponse = z.object({ lista: z.array(tagDto) });
+export type TagKanbanResponse = z.infer<typeof tagKanbanResponse>;
+
+/** A ticket's tags after POST /tags/sync, PUT /ticket-tags/:ticketId/:tagId or DELETE /ticket-tags/:ticketId. */
+export const ticketTagsResponse = z.object({ ticketId: z.number().int(), tags: z.array(tagDto) });
+export type TicketTagsResponse = z.infer<typeof ticketTagsResponse>;

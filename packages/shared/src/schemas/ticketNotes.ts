@@ -10,12 +10,13 @@ export type TicketNoteCreateBody = z.input<typeof ticketNoteCreateBody>;
 
 export const ticketNoteListQuery = z.object({ ticketId: idField.optional(), contactId: idField.optional() });
 
-export interface TicketNoteDTO {
-  id: number;
-  note: string;
-  ticketId: number;
-  contactId: number;
-  userId: number | null;
-  user: { id: number; name: string } | null;
-  createdAt: string;
-}
+export const ticketNoteDto = z.object({
+  id: z.number(),
+  note: z.string(),
+  ticketId: z.number(),
+  contactId: z.number(),
+  userId: z.number().nullable(),
+  user: z.object({ id: z.number(), name: z.string() }).nullable(),
+  createdAt: z.string(),
+});
+export type TicketNoteDTO = z.infer<typeof ticketNoteDto>;

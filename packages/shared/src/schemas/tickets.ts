@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { TICKET_STATUSES } from "../constants";
-import { blankAsUnset, idField, isoDate, LIST_SEARCH_MAX, queryBoolean } from "./common";
+import { blankAsUnset, idField, isoDate, keysetCursorParam, LIST_SEARCH_MAX, queryBoolean } from "./common";
 
 /** Query ids arrive as a JSON list ("[1,2]"), a comma list ("1,2") or repeated params. */
 export const idListParam = z.union([z.string().max(2000), z.array(z.string().max(20)).max(200)]).transform((value, ctx) => {
@@ -29,6 +29,8 @@ const isoDay = isoDate;
 export const ticketListQuery = z.object({
   searchParam: z.string().trim().max(LIST_SEARCH_MAX).optional().default(""),
   pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+  /** Keyset alternative to pageNumber (which stays for API compatibility): a previous page's `nextCursor`. */
+  cursor: keysetCursorParam.optional(),
   status: z.enum(TICKET_STATUSES).optional(),
   tags: idListParam.optional(),
   users: idListParam.optional(),
@@ -63,41 +65,46 @@ export type TicketUpdateBody = z.input<typeof ticketUpdateBody>;
 
 export const ticketUuidParams = z.object({ uuid: z.string().uuid() });
 
-export interface TicketContactDTO {
-  id: number;
-  name: string;
-  number: string | null;
-  email: string;
-  profilePicUrl: string;
-  isGroup: boolean;
-}
+export const ticketContactDto = z.object({
+  id: z.number(),
+  name: z.string(),
+  number: z.string().nullable(),
+  email: z.string(),
+  profilePicUrl: z.string(),
+  isGroup: z.boolean(),
+});
+export type TicketContactDTO = z.infer<typeof ticketContactDto>;
 
-export interface TicketDTO {
-  id: number;
-  uuid: string;
-  status: "pending" | "open" | "closed";
-  userId: number | null;
-  user: { id: number; name: string } | null;
-  queueId: number | null;
-  queue: { id: number; name: string; color: string } | null;
-  whatsappId: number | null;
-  whatsapp: { id: number; name: string } | null;
-  contactId: number;
-  contact: TicketContactDTO;
-  tags: { id: number; name: string; color: string }[];
-  isGroup: boolean;
-  chatbot: boolean;
-  code: string | null;
-  lastMessage: string;
-  unreadMessages: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export const ticketDto = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  status: z.enum(["pending", "open", "closed"]),
+  userId: z.number().nullable(),
+  user: z.object({ id: z.number(), name: z.string() }).nullable(),
+  queueId: z.number().nullable(),
+  queue: z.object({ id: z.number(), name: z.string(), color: z.string() }).nullable(),
+  whatsappId: z.number().nullable(),
+  whatsapp: z.object({ id: z.number(), name: z.string() }).nullable(),
+  contactId: z.number(),
+  contact: ticketContactDto,
+  tags: z.array(z.object({ id: z.number(), name: z.string(), color: z.string() })),
+  isGroup: z.boolean(),
+  chatbot: z.boolean(),
+  code: z.string().nullable(),
+  lastMessage: z.string(),
+  unreadMessages: z.number(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TicketDTO = z.infer<typeof ticketDto>;
 
-export interface TicketListResponse {
-  tickets: TicketDTO[];
-  hasMore: boolean;
-}
+export const ticketListResponse = z.object({
+  tickets: z.array(ticketDto),
+  hasMore: z.boolean(),
+  /** Send back as `cursor` for the next page (null on the last one). */
+  nextCursor: z.string().nullable(),
+});
+export type TicketListResponse = z.infer<typeof ticketListResponse>;
 
 /** Socket `ticket` event payloads (spec §7). */
 export type TicketEvent =

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { PROFILES, type Profile } from "../constants";
-import type { Language } from "../errors";
+import { PROFILES } from "../constants";
 import { LANGUAGES } from "../languages";
 import { emailField, idField, listQuery, nameField, passwordField } from "./common";
 
@@ -36,52 +35,57 @@ export const userListQuery = listQuery;
 
 export const userListSimpleQuery = z.object({ companyId: idField.optional() });
 
-export interface QueueRefDTO {
-  id: number;
-  name: string;
-  color: string;
-}
+export const queueRefDto = z.object({
+  id: z.number(),
+  name: z.string(),
+  color: z.string(),
+});
+export type QueueRefDTO = z.infer<typeof queueRefDto>;
 
-export interface CompanyRefDTO {
-  id: number;
-  name: string;
+export const companyRefDto = z.object({
+  id: z.number(),
+  name: z.string(),
   /** ISO date (yyyy-MM-dd) the subscription is paid until. */
-  dueDate: string | null;
-  status: boolean;
-  campaignsEnabled: boolean;
-  planId: number | null;
+  dueDate: z.string().nullable(),
+  status: z.boolean(),
+  campaignsEnabled: z.boolean(),
+  planId: z.number().nullable(),
   /** The company's billing email (spec §3). */
-  email: string;
-  /** Until a first invoice is paid the company is on trial, and this is the day it ends (its due date); then null. */
-  trialExpiration: string | null;
+  email: z.string(),
+  /** Until a first invoice is paid the company is on trial, and this is the day it ends (its due date), then null. */
+  trialExpiration: z.string().nullable(),
   /** The company's IANA time zone: its schedules and reports are read on this clock. */
-  timeZone?: string;
-}
+  timeZone: z.string().optional(),
+});
+export type CompanyRefDTO = z.infer<typeof companyRefDto>;
 
-export interface UserDTO {
-  id: number;
-  name: string;
-  email: string;
-  profile: Profile;
-  super: boolean;
-  companyId: number;
-  allTicket: "enable" | "disable";
-  online: boolean;
-  queues: QueueRefDTO[];
-  company: CompanyRefDTO;
-  /** The interface language the user picked; null until picked (the browser's language is then used). */
-  language: Language | null;
-  createdAt: string;
-}
+export const userDto = z.object({
+  id: z.number(),
+  name: z.string(),
+  email: z.string(),
+  profile: z.enum(PROFILES),
+  super: z.boolean(),
+  companyId: z.number(),
+  allTicket: z.enum(["enable", "disable"]),
+  online: z.boolean(),
+  queues: z.array(queueRefDto),
+  company: companyRefDto,
+  /** The interface language the user picked, null until picked (the browser's language is then used). */
+  language: z.enum(LANGUAGES).nullable(),
+  createdAt: z.string(),
+});
+export type UserDTO = z.infer<typeof userDto>;
 
-export interface UserListResponse {
-  users: UserDTO[];
-  hasMore: boolean;
-}
+export const userListResponse = z.object({
+  users: z.array(userDto),
+  hasMore: z.boolean(),
+});
+export type UserListResponse = z.infer<typeof userListResponse>;
 
-export interface UserSimpleDTO {
-  id: number;
-  name: string;
-  email: string;
-  profile: string;
-}
+export const userSimpleDto = z.object({
+  id: z.number(),
+  name: z.string(),
+  email: z.string(),
+  profile: z.string(),
+});
+export type UserSimpleDTO = z.infer<typeof userSimpleDto>;

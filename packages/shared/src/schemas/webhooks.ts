@@ -36,36 +36,39 @@ export const webhookBody = z.object({
 });
 export type WebhookBody = z.input<typeof webhookBody>;
 
-export interface WebhookDTO {
-  id: number;
-  url: string;
-  events: WebhookEventName[];
-  secret: string;
-  active: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+export const webhookDto = z.object({
+  id: z.number(),
+  url: z.string(),
+  events: z.array(z.enum(WEBHOOK_EVENTS)),
+  secret: z.string(),
+  active: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type WebhookDTO = z.infer<typeof webhookDto>;
 
 export type WebhookDeliveryStatus = "pending" | "retrying" | "delivered" | "failed";
 
-export interface WebhookDeliveryDTO {
-  id: number;
-  webhookId: number;
-  event: WebhookEventName;
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  lastStatusCode: number | null;
-  lastResponse: string | null;
-  lastError: string | null;
-  lastAttemptAt: string | null;
-  deliveredAt: string | null;
-  createdAt: string;
-}
+export const webhookDeliveryDto = z.object({
+  id: z.number(),
+  webhookId: z.number(),
+  event: z.enum(WEBHOOK_EVENTS),
+  status: z.enum(["pending", "retrying", "delivered", "failed"]),
+  attempts: z.number(),
+  lastStatusCode: z.number().nullable(),
+  lastResponse: z.string().nullable(),
+  lastError: z.string().nullable(),
+  lastAttemptAt: z.string().nullable(),
+  deliveredAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type WebhookDeliveryDTO = z.infer<typeof webhookDeliveryDto>;
 
-export interface WebhookDeliveryListResponse {
-  deliveries: WebhookDeliveryDTO[];
-  hasMore: boolean;
-}
+export const webhookDeliveryListResponse = z.object({
+  deliveries: z.array(webhookDeliveryDto),
+  hasMore: z.boolean(),
+});
+export type WebhookDeliveryListResponse = z.infer<typeof webhookDeliveryListResponse>;
 
 export const webhookDeliveriesQuery = z.object({
   pageNumber: z.coerce.number().int().min(1).max(100_000).optional().default(1),

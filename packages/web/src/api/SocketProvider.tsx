@@ -1,17 +1,26 @@
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
-import { connectSocket, type AppSocket } from "./socket";
+import type { AppSocket } from "./socket";
 
 export const SocketContext = createContext<AppSocket | null>(null);
 
-/** Keeps one socket open while `enabled` (a user is logged in); closes it on logout. */
+/**
+ * Keeps one socket open while `enabled` (a user is logged in); closes it on logout. The Socket.IO client is
+ * loaded then, not with the app: the login page does not download it (issue 20).
+ */
 export function SocketProvider({ enabled, children }: { enabled: boolean; children: ReactNode }) {
   const [socket, setSocket] = useState<AppSocket | null>(null);
   useEffect(() => {
     if (!enabled) return;
-    const connection = connectSocket();
-    setSocket(connection.socket);
+    let connection: ReturnType<(typeof import("./socket"))["connectSocket"]> | null = null;
+    let cancelled = false;
+    void import("./socket").then(({ connectSocket }) => {
+      if (cancelled) return;
+      connection = connectSocket();
+      setSocket(connection.socket);
+    });
     return () => {
-      connection.close();
+      cancelled = true;
+      connection?.close();
       setSocket(null);
     };
   }, [enabled]);

@@ -1,5 +1,6 @@
 import { screen, waitFor } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { PRELOAD_TIMEOUT_MS, preloadPages } from "../test/lazyPages";
 import { fakeSession, jsonResponse, makeUser, mockFetch, renderRoutes } from "../test/utils";
 import { routes } from "./router";
 
@@ -8,6 +9,18 @@ function mockSettings(campaignsEnabled = "false") {
 }
 
 describe("route guards", () => {
+  beforeAll(
+    () =>
+      preloadPages(
+        () => import("../features/auth/LoginPage"),
+        () => import("../features/dashboard/DashboardPage"),
+        () => import("../features/users/UsersPage"),
+        () => import("../features/campaigns/CampaignsPage"),
+        () => import("../features/contact-lists/ContactListsPage"),
+      ),
+    PRELOAD_TIMEOUT_MS,
+  );
+
   it("sends unauthenticated users to /login", async () => {
     mockSettings();
     const { router } = renderRoutes(routes, { session: fakeSession(null), path: "/users" });

@@ -1,9 +1,6 @@
 import i18n from "i18next";
 import { initReactI18next } from "react-i18next";
 import { errorTexts, languageOf, LANGUAGES, LOCALES, type Language } from "@balcao/shared";
-import en from "../locales/en.json";
-import es from "../locales/es.json";
-import pt from "../locales/pt.json";
 
 export { LANGUAGES, type Language };
 export const LANGUAGE_KEY = "language";
@@ -26,8 +23,16 @@ export function initialLanguage(): Language {
 
 type Messages = { [key: string]: string | Messages };
 
-/** Each feature may keep its texts in features/<domain>/locales/<lang>.json, merged over the shared ones. */
-const featureLocales = import.meta.glob<{ default: Messages }>("../features/*/locales/*.json", { eager: true });
+/**
+ * Each feature may keep its texts in features/<domain>/locales/<lang>.json, merged over the shared ones. A
+ * language's texts are one chunk, loaded when that language is first used (issue 20): the app downloads the
+ * language it shows, not all three.
+ */
+const bundles: Record<Language, () => Promise<{ default: object; features: Record<string, object> }>> = {
+  pt: () => import("../locales/bundle.pt"),
+  en: () => import("../locales/bundle.en"),
+  es: () => import("../locales/bundle.es"),
+};
 
 function deepMerge(target: Messages, source: Messages): Messages {
   for (const [key, value] of Object.entries(source)) {
@@ -38,18 +43,30 @@ function deepMerge(target: Messages, source: Messages): Messages {
 }
 
 /** Server error codes are translated from the closed catalogue in @balcao/shared, never from locale files. */
-function messagesFor(language: Language, base: Messages): Messages {
+function messagesFor(language: Language, base: Messages, features: Messages[]): Messages {
   let merged: Messages = structuredClone(base);
-  for (const [path, module] of Object.entries(featureLocales)) if (path.endsWith(`/${language}.json`)) merged = deepMerge(merged, module.default);
+  for (const messages of features) merged = deepMerge(merged, messages);
   return deepMerge(merged, { backendErrors: errorTexts(language) });
 }
 
+/** Downloads a language's texts once and adds them to i18next. */
+export async function loadLanguage(language: Language): Promise<void> {
+  if (i18n.hasResourceBundle(language, "translation")) return;
+  const bundle = await bundles[language]();
+  i18n.addResourceBundle(language, "translation", messagesFor(language, bundle.default as Messages, Object.values(bundle.features) as Messages[]));
+}
+
+/** Before the first render: the start-up language's texts; Portuguese (the fallback) follows in the background. */
+export async function loadInitialLanguage(): Promise<void> {
+  const language = initialLanguage();
+  await loadLanguage(language);
+  await i18n.changeLanguage(language);
+  void loadLanguage("pt");
+}
+
 void i18n.use(initReactI18next).init({
-  resources: {
-    pt: { translation: messagesFor("pt", pt as Messages) },
-    en: { translation: messagesFor("en", en as Messages) },
-    es: { translation: messagesFor("es", es as Messages) },
-  },
+  resources: {},
+  partialBundledLanguages: true,
   lng: initialLanguage(),
   fallbackLng: "pt",
   interpolation: { escapeValue: false },
@@ -74,8 +91,9 @@ i18n.on("languageChanged", syncDocumentLanguage);
 syncDocumentLanguage();
 
 /** Switches the interface language and remembers it in this browser. */
-export function changeLanguage(language: Language): Promise<unknown> {
+export async function changeLanguage(language: Language): Promise<unknown> {
   localStorage.setItem(LANGUAGE_KEY, language);
+  await loadLanguage(language);
   return i18n.changeLanguage(language);
 }
 

@@ -1,34 +1,49 @@
 import type { PagePath } from "@balcao/shared";
-import type { ReactElement } from "react";
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent, type ReactElement } from "react";
 import { Navigate, type RouteObject } from "react-router";
-import AnnouncementsPage from "../features/announcements/AnnouncementsPage";
-import LoginPage from "../features/auth/LoginPage";
-import SignupPage from "../features/auth/SignupPage";
-import CampaignReportPage from "../features/campaigns/CampaignReportPage";
-import CampaignsConfigPage from "../features/campaigns/CampaignsConfigPage";
-import CampaignsPage from "../features/campaigns/CampaignsPage";
-import ChatsPage from "../features/chats/ChatsPage";
-import ConnectionsPage from "../features/connections/ConnectionsPage";
-import ContactListItemsPage from "../features/contact-lists/ContactListItemsPage";
-import ContactListsPage from "../features/contact-lists/ContactListsPage";
-import ContactsPage from "../features/contacts/ContactsPage";
-import DashboardPage from "../features/dashboard/DashboardPage";
-import HelpsPage from "../features/helps/HelpsPage";
-import InvoicesPage from "../features/billing/InvoicesPage";
-import KanbanPage from "../features/kanban/KanbanPage";
-import MessagesApiPage from "../features/messages-api/MessagesApiPage";
-import QueuesPage from "../features/queues/QueuesPage";
-import QuickMessagesPage from "../features/quick-messages/QuickMessagesPage";
-import SchedulesPage from "../features/schedules/SchedulesPage";
-import SettingsPage from "../features/settings/SettingsPage";
-import SimulatorRoute from "../features/simulator/SimulatorRoute";
-import SubscriptionPage from "../features/billing/SubscriptionPage";
-import TagsPage from "../features/tags/TagsPage";
-import TicketsPage from "../features/tickets/TicketsPage";
-import TodoListPage from "../features/todolist/TodoListPage";
-import UsersPage from "../features/users/UsersPage";
 import { CampaignsRoute, DashboardRoute, PageRoute, PrivateRoute, PublicOnlyRoute } from "./guards";
-import { AppLayout } from "./layout/AppLayout";
+import { LoadingState } from "../components/LoadingState";
+
+/*
+ * Every page is its own chunk (issue 20): the login page does not download the tickets page, the layout, the
+ * charts… Each loads when its route is first shown, with the app's LoadingState meanwhile.
+ */
+const AnnouncementsPage = lazy(() => import("../features/announcements/AnnouncementsPage"));
+const LoginPage = lazy(() => import("../features/auth/LoginPage"));
+const SignupPage = lazy(() => import("../features/auth/SignupPage"));
+const CampaignReportPage = lazy(() => import("../features/campaigns/CampaignReportPage"));
+const CampaignsConfigPage = lazy(() => import("../features/campaigns/CampaignsConfigPage"));
+const CampaignsPage = lazy(() => import("../features/campaigns/CampaignsPage"));
+const ChatsPage = lazy(() => import("../features/chats/ChatsPage"));
+const ConnectionsPage = lazy(() => import("../features/connections/ConnectionsPage"));
+const ContactListItemsPage = lazy(() => import("../features/contact-lists/ContactListItemsPage"));
+const ContactListsPage = lazy(() => import("../features/contact-lists/ContactListsPage"));
+const ContactsPage = lazy(() => import("../features/contacts/ContactsPage"));
+const DashboardPage = lazy(() => import("../features/dashboard/DashboardPage"));
+const HelpsPage = lazy(() => import("../features/helps/HelpsPage"));
+const InvoicesPage = lazy(() => import("../features/billing/InvoicesPage"));
+const KanbanPage = lazy(() => import("../features/kanban/KanbanPage"));
+const MessagesApiPage = lazy(() => import("../features/messages-api/MessagesApiPage"));
+const QueuesPage = lazy(() => import("../features/queues/QueuesPage"));
+const QuickMessagesPage = lazy(() => import("../features/quick-messages/QuickMessagesPage"));
+const SchedulesPage = lazy(() => import("../features/schedules/SchedulesPage"));
+const SettingsPage = lazy(() => import("../features/settings/SettingsPage"));
+const SimulatorRoute = lazy(() => import("../features/simulator/SimulatorRoute"));
+const SubscriptionPage = lazy(() => import("../features/billing/SubscriptionPage"));
+const TagsPage = lazy(() => import("../features/tags/TagsPage"));
+const TicketsPage = lazy(() => import("../features/tickets/TicketsPage"));
+const TodoListPage = lazy(() => import("../features/todolist/TodoListPage"));
+const UsersPage = lazy(() => import("../features/users/UsersPage"));
+const AppLayout = lazy(() => import("./layout/AppLayout").then((module) => ({ default: module.AppLayout })));
+
+/** A lazy page behind a Suspense boundary: the spinner of the app's loading states while its chunk downloads. */
+function show(Page: LazyExoticComponent<ComponentType>, fullScreen = false): ReactElement {
+  return (
+    <Suspense fallback={<LoadingState fullScreen={fullScreen} />}>
+      <Page />
+    </Suspense>
+  );
+}
 
 /** A page of the layout, behind its PAGE_ACCESS level (issue 16). */
 function page(path: PagePath, element: ReactElement): RouteObject {
@@ -40,52 +55,48 @@ export const routes: RouteObject[] = [
   {
     element: <PublicOnlyRoute />,
     children: [
-      { path: "/login", element: <LoginPage /> },
-      { path: "/signup", element: <SignupPage /> },
+      { path: "/login", element: show(LoginPage, true) },
+      { path: "/signup", element: show(SignupPage, true) },
     ],
   },
   // The customer-phone simulator: private, or public with the connection's secret link (?key=). Full screen.
-  { path: "/simulator/:connectionId?", element: <SimulatorRoute /> },
+  { path: "/simulator/:connectionId?", element: show(SimulatorRoute, true) },
   {
     path: "/",
     element: <PrivateRoute />,
     children: [
       {
-        element: <AppLayout />,
+        element: show(AppLayout, true),
         children: [
           {
             index: true,
-            element: (
-              <DashboardRoute>
-                <DashboardPage />
-              </DashboardRoute>
-            ),
+            element: <DashboardRoute>{show(DashboardPage)}</DashboardRoute>,
           },
-          page("/tickets/:ticketId?", <TicketsPage />),
-          page("/connections", <ConnectionsPage />),
-          page("/quick-messages", <QuickMessagesPage />),
-          page("/todolist", <TodoListPage />),
-          page("/schedules", <SchedulesPage />),
-          page("/tags", <TagsPage />),
-          page("/contacts", <ContactsPage />),
-          page("/helps", <HelpsPage />),
-          page("/users", <UsersPage />),
-          page("/messages-api", <MessagesApiPage />),
-          page("/settings", <SettingsPage />),
-          page("/kanban", <KanbanPage />),
-          page("/financeiro", <InvoicesPage />),
-          page("/queues", <QueuesPage />),
-          page("/announcements", <AnnouncementsPage />),
-          page("/subscription", <SubscriptionPage />),
-          page("/chats/:id?", <ChatsPage />),
+          page("/tickets/:ticketId?", show(TicketsPage)),
+          page("/connections", show(ConnectionsPage)),
+          page("/quick-messages", show(QuickMessagesPage)),
+          page("/todolist", show(TodoListPage)),
+          page("/schedules", show(SchedulesPage)),
+          page("/tags", show(TagsPage)),
+          page("/contacts", show(ContactsPage)),
+          page("/helps", show(HelpsPage)),
+          page("/users", show(UsersPage)),
+          page("/messages-api", show(MessagesApiPage)),
+          page("/settings", show(SettingsPage)),
+          page("/kanban", show(KanbanPage)),
+          page("/financeiro", show(InvoicesPage)),
+          page("/queues", show(QueuesPage)),
+          page("/announcements", show(AnnouncementsPage)),
+          page("/subscription", show(SubscriptionPage)),
+          page("/chats/:id?", show(ChatsPage)),
           {
             element: <CampaignsRoute />,
             children: [
-              page("/contact-lists", <ContactListsPage />),
-              page("/contact-lists/:contactListId/contacts", <ContactListItemsPage />),
-              page("/campaigns", <CampaignsPage />),
-              page("/campaign/:campaignId/report", <CampaignReportPage />),
-              page("/campaigns-config", <CampaignsConfigPage />),
+              page("/contact-lists", show(ContactListsPage)),
+              page("/contact-lists/:contactListId/contacts", show(ContactListItemsPage)),
+              page("/campaigns", show(CampaignsPage)),
+              page("/campaign/:campaignId/report", show(CampaignReportPage)),
+              page("/campaigns-config", show(CampaignsConfigPage)),
             ],
           },
           { path: "*", element: <Navigate to="/" replace /> },

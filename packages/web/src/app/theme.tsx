@@ -23,8 +23,11 @@ export function buildTheme(mode: ColorMode, language = "pt") {
     {
       palette: {
         mode,
-        primary: { main: mode === "light" ? "#1b8a5a" : "#3ecf8e", contrastText: mode === "light" ? "#fff" : "#0b1f16" },
+        // Light mode: greens, orange and blue dark enough for WCAG AA (4.5:1) as white text on them and as text or
+        // outline on the page and paper backgrounds, also under the 8 % selected tint (issue 16, axe-core).
+        primary: { main: mode === "light" ? "#137349" : "#3ecf8e", contrastText: mode === "light" ? "#fff" : "#0b1f16" },
         secondary: { main: mode === "light" ? "#0b6e4f" : "#9be7c4" },
+        ...(mode === "light" ? { warning: { main: "#a84300", contrastText: "#fff" }, info: { main: "#01579b", contrastText: "#fff" } } : {}),
         background: mode === "light" ? { default: "#f4f6f5", paper: "#fff" } : { default: "#121614", paper: "#1b201d" },
       },
       shape: { borderRadius: 8 },

@@ -1,10 +1,12 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup, configure } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
-import i18n from "../app/i18n";
+import i18n, { LANGUAGES, loadLanguage } from "../app/i18n";
 
+// The app loads a language's texts when it is first used (app/i18n.ts); the suites switch freely: load all.
+await Promise.all(LANGUAGES.map(loadLanguage));
 // jsdom's navigator says en-US; the suites read the Portuguese texts unless a test switches the language.
-void i18n.changeLanguage("pt");
+await i18n.changeLanguage("pt");
 
 // The CI machine has 2 cores shared with other suites: allow slow renders before failing a findBy/waitFor.
 configure({ asyncUtilTimeout: 4000 });

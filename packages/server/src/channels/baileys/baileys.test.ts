@@ -1,83 +1,26 @@
 /**
- * The Baileys provider against a scripted stand-in for Baileys' socket (WhatsApp's servers are not
- * reachable here). The stand-in emits Baileys' real event shapes: connection.update with
- * lastDisconnect.error as a Boom (output.statusCode), messages.upsert with WAMessage objects,
- * messages.update with proto.WebMessageInfo.Status values, call with WACallEvent.
+ * The Baileys provider against a scripted stand-in for Baileys' socket (./scriptedSocket.ts: WhatsApp's servers
+ * are not reachable here). What every provider must do is in the provider contract suite
+ * (baileys.contract.test.ts); this file covers Baileys' own mapping: close codes, LIDs, groups, auth state, health.
  */
-import { EventEmitter } from "node:events";
 import { and, eq } from "drizzle-orm";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ConnectionDTO } from "@balcao/shared";
+import type { ConnectionDTO, ConnectionHealthAlertDTO, ConnectionHealthDTO, PairingCodeDTO } from "@balcao/shared";
 import { connectionAuth, connectionAuthKeys, connections, plans } from "../../db/schema";
-import { buildTenant, type Session } from "../../test/factories";
+import { buildTenant, collectEvents, connectSocket, nextEventWhere, type Session } from "../../test/factories";
+import { connectedMs } from "../../modules/connections/health";
 import { createTestApp, type TestApp } from "../../test/testApp";
 import type { ChannelEventContext } from "../manager";
 import type { ChannelEvent } from "../types";
 import { readOggOpusInfo } from "../audio";
 import { toneMp3 } from "../audio/testing";
 import { useDbAuthState } from "./authState";
-import { BaileysProvider, mapBaileysStatus, type BaileysLib } from "./provider";
+import { BaileysProvider, mapBaileysClose, mapBaileysStatus, type BaileysLib } from "./provider";
+import { boom, ScriptedSocket } from "./scriptedSocket";
 
 /** Polls with room for a loaded CI machine (other listeners, e.g. the message pipeline, run first). */
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000, interval: 20 });
-
-/** Boom's shape, as Baileys puts it in lastDisconnect.error. */
-const boom = (statusCode: number) =>
-  Object.assign(new Error(`Connection Failure ${statusCode}`), {
-    isBoom: true,
-    output: { statusCode, payload: { statusCode, error: "x", message: "x" }, headers: {} },
-  });
-
-class ScriptedSocket {
-  readonly ev = new EventEmitter();
-  user?: { id: string; name?: string };
-  sent: { jid: string; content: Record<string, unknown>; options?: { quoted?: unknown } }[] = [];
-  read: unknown[] = [];
-  rejected: [string, string][] = [];
-  ended = false;
-  loggedOut = false;
-  private n = 0;
-  readonly signalRepository = {
-    lidMapping: { getPNForLID: async (lid: string) => (lid === "99887766@lid" ? "5511955554444@s.whatsapp.net" : null) },
-  };
-  constructor(readonly config: Record<string, unknown>) {}
-  updateMediaMessage = async (m: unknown) => m;
-  async sendMessage(jid: string, content: Record<string, unknown>, options?: { quoted?: unknown }) {
-    this.sent.push({ jid, content, options });
-    return { key: { remoteJid: jid, fromMe: true, id: `3EB0SCRIPTED${++this.n}` }, message: {}, messageTimestamp: Math.floor(Date.now() / 1000) };
-  }
-  async readMessages(keys: unknown[]) {
-    this.read.push(...keys);
-  }
-  async onWhatsApp(digits: string) {
-    return [{ jid: `${digits.replace(/^55(\d\d)9/, "55$1")}@s.whatsapp.net`, exists: !digits.endsWith("0000") }];
-  }
-  async rejectCall(id: string, from: string) {
-    this.rejected.push([id, from]);
-  }
-  async logout() {
-    this.loggedOut = true;
-  }
-  async end() {
-    this.ended = true;
-  }
-  // Script helpers
-  update(u: object) {
-    this.ev.emit("connection.update", u);
-  }
-  open(jid = "5511911112222:7@s.whatsapp.net") {
-    // As Baileys does on pairing: creds.me is set on the auth state it was given, then creds.update.
-    const auth = this.config.auth as { creds: { me?: { id: string } } };
-    auth.creds.me = { id: jid };
-    this.ev.emit("creds.update", { me: { id: jid } });
-    this.user = { id: jid };
-    this.update({ connection: "open" });
-  }
-  close(code: number) {
-    this.update({ connection: "close", lastDisconnect: { error: boom(code), date: new Date() } });
-  }
-}
 
 let t: TestApp;
 let tenant: Awaited<ReturnType<typeof buildTenant>>;
@@ -325,6 +268,25 @@ describe("inbound: messages.upsert, messages.update, call", () => {
     expect(byId.get("I1")!.media!.data.toString()).toMatch(/^bytes-\d$/);
   });
 
+  it("polls are shown as text; view-once media and ephemeral messages are unwrapped and stored like the others (issue 21)", async () => {
+    await connected();
+    const s = last();
+    upsert(s, [
+      msg("P1", {
+        pollCreationMessageV3: { name: "Melhor horário?", options: [{ optionName: "Manhã" }, { optionName: "Tarde" }], selectableOptionsCount: 1 },
+      }),
+      msg("P2", { pollUpdateMessage: { pollCreationMessageKey: { id: "P1" }, vote: { encPayload: Buffer.from([1]), encIv: Buffer.from([2]) } } }),
+      msg("VO1", { viewOnceMessageV2: { message: { imageMessage: { caption: "só uma vez", mimetype: "image/jpeg" } } } }),
+      msg("EP1", { ephemeralMessage: { message: { extendedTextMessage: { text: "some em 24 h" } } } }),
+    ]);
+    await poll(() => messagesOf().length).toBe(3);
+    const byId = new Map(messagesOf().map((m) => [m.providerMessageId, m]));
+    expect(byId.get("P1")).toMatchObject({ kind: "chat", body: "📊 Melhor horário?\n• Manhã\n• Tarde" });
+    expect(byId.has("P2")).toBe(false);
+    expect(byId.get("VO1")).toMatchObject({ kind: "image", body: "só uma vez", media: { mimeType: "image/jpeg" } });
+    expect(byId.get("EP1")).toMatchObject({ kind: "chat", body: "some em 24 h" });
+  });
+
   it("keeps the message when its media cannot be downloaded", async () => {
     await connected();
     failDownload = true;
@@ -504,5 +466,208 @@ describe("DB auth state", () => {
       .from(connectionAuthKeys)
       .where(and(eq(connectionAuthKeys.connectionId, c.id)));
     expect(rows.map((r) => r.type).sort()).toEqual(["app-state-sync-key", "lid-mapping", "pre-key", "session"]);
+  });
+});
+
+describe("health center (issue 21)", () => {
+  const health = async (session: Session, id: number) => call(session, "GET", `/whatsapp/${id}/health`);
+
+  it("a socket that cannot reach WhatsApp is 'unreachable': TIMEOUT, retried with backoff (retries counted), on the timeline and as last error", async () => {
+    const c = await newConnection();
+    last().update({ connection: "connecting" });
+    last().unreachable();
+    await poll(async () => (await rowOf(c.id)).retries).toBe(1);
+    // Not DISCONNECTED: the backoff opens a new socket (before any pairing too).
+    await expect.poll(() => sockets.length, { timeout: 2000 }).toBe(2);
+    last().unreachable();
+    await poll(async () => (await rowOf(c.id)).retries).toBe(2);
+    await expect.poll(() => sockets.length, { timeout: 2000 }).toBe(3);
+    expect((await rowOf(c.id)).status).not.toBe("DISCONNECTED");
+
+    const res = await health(tenant.adminSession, c.id);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json() as ConnectionHealthDTO;
+    const unreachable = body.timeline.filter((e) => e.reason === "unreachable");
+    expect(unreachable.map((e) => [e.status, e.retries])).toEqual([
+      ["TIMEOUT", 2],
+      ["TIMEOUT", 1],
+    ]);
+    expect(unreachable[0]!.detail).toContain("ENOTFOUND");
+    expect(body.lastError).toMatchObject({ reason: "unreachable", detail: expect.stringContaining("ENOTFOUND") });
+    expect(body.needsScan).toBe(false);
+
+    // It comes back: CONNECTED, retries reset, and the timeline ends with it.
+    last().open();
+    await poll(async () => rowOf(c.id)).toMatchObject({ status: "CONNECTED", retries: 0 });
+    const after = (await health(tenant.adminSession, c.id)).json() as ConnectionHealthDTO;
+    expect(after).toMatchObject({ status: "CONNECTED", needsScan: false, lastError: { reason: "unreachable" } });
+    expect(after.timeline[0]).toMatchObject({ status: "CONNECTED", kind: "status" });
+  });
+
+  it("logged out → DISCONNECTED 'loggedOut' with needsScan; replaced → no scan needed; admins only, company-scoped", async () => {
+    const c = await connected();
+    last().close(401);
+    await poll(async () => (await rowOf(c.id)).status).toBe("DISCONNECTED");
+    const body = (await health(tenant.adminSession, c.id)).json() as ConnectionHealthDTO;
+    expect(body).toMatchObject({ status: "DISCONNECTED", reason: "loggedOut", needsScan: true, lastError: { reason: "loggedOut" } });
+    expect(body.timeline.map((e) => e.status).slice(0, 2)).toEqual(["DISCONNECTED", "CONNECTED"]);
+
+    const d = await connected();
+    last().close(440);
+    await poll(async () => (await rowOf(d.id)).status).toBe("DISCONNECTED");
+    expect((await health(tenant.adminSession, d.id)).json()).toMatchObject({ reason: "replaced", needsScan: false });
+
+    expect((await health(tenant.userSession, c.id)).statusCode).toBe(403);
+    const other = await buildTenant(t.app);
+    const foreign = await health(other.adminSession, c.id);
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.body).not.toContain("loggedOut");
+  });
+
+  it("counts messages in and out of the connection over 24 h and 7 days", async () => {
+    const c = await connected();
+    last().ev.emit("messages.upsert", {
+      type: "notify",
+      messages: [1, 2].map((n) => ({
+        key: { remoteJid: "5511987650000@s.whatsapp.net", fromMe: false, id: `HEALTH-IN-${c.id}-${n}` },
+        message: { conversation: `oi ${n}` },
+        messageTimestamp: Math.floor(Date.now() / 1000),
+      })),
+    });
+    await poll(async () => ((await health(tenant.adminSession, c.id)).json() as ConnectionHealthDTO).messages).toEqual({
+      last24h: { in: 2, out: 0 },
+      last7d: { in: 2, out: 0 },
+    });
+  });
+
+  it("alerts the company's admins (socket, through the job runner) when a connection stays out of CONNECTED past the setting; not when it comes back", async () => {
+    const pool = t.ctx.database.pool!;
+    const jobsOf = async (id: number) =>
+      (
+        await pool.query<{ state: string; start_after: Date }>(
+          "select state, start_after from pgboss.job where name = 'connections.healthAlert' and singleton_key = $1 order by created_on",
+          [`connection-alert:${id}`],
+        )
+      ).rows;
+    expect((await call(tenant.adminSession, "PUT", "/settings/connectionAlertMinutes", { value: "2" })).statusCode).toBe(200);
+    expect((await call(tenant.adminSession, "PUT", "/settings/connectionAlertMinutes", { value: "7" })).statusCode).toBe(400);
+    const admin = await connectSocket(t.app, tenant.adminSession.token);
+    const attendant = await connectSocket(t.app, tenant.userSession.token);
+    const other = await buildTenant(t.app);
+    const outsider = await connectSocket(t.app, other.adminSession.token);
+    const attendantAlerts = collectEvents(attendant, "whatsappHealthAlert");
+    const outsiderAlerts = collectEvents(outsider, "whatsappHealthAlert");
+    try {
+      // Comes back before the delay: the waiting job is cancelled.
+      const back = await connected();
+      const socketsBefore = sockets.length;
+      last().close(428);
+      await poll(async () => (await jobsOf(back.id)).map((j) => j.state)).toEqual(["created"]);
+      // Open the socket of the reconnection, not the closed one: a reconnection that opens its socket after
+      // this point would leave CONNECTED again and queue a second alert.
+      await poll(() => sockets.length).toBe(socketsBefore + 1);
+      last().open();
+      await poll(async () => (await jobsOf(back.id)).map((j) => j.state)).toEqual(["cancelled"]);
+
+      const c = await connected();
+      last().close(428);
+      await poll(async () => (await jobsOf(c.id)).map((j) => j.state)).toEqual(["created"]);
+      const [job] = await jobsOf(c.id);
+      const left = ((await health(tenant.adminSession, c.id)).json() as ConnectionHealthDTO).timeline.find((e) => e.status !== "CONNECTED")!;
+      // Due the configured 2 minutes after the connection left CONNECTED (the job runner measures the delay).
+      expect(job!.start_after.getTime() - new Date(left.at).getTime()).toBe(120_000);
+      // Time passes: the job becomes due.
+      const alert = nextEventWhere<ConnectionHealthAlertDTO>(admin, "whatsappHealthAlert", (p) => p.connectionId === c.id, 15_000);
+      await pool.query("update pgboss.job set start_after = now() where name = 'connections.healthAlert' and singleton_key = $1", [
+        `connection-alert:${c.id}`,
+      ]);
+      expect(await alert).toMatchObject({
+        connectionId: c.id,
+        name: c.name,
+        status: "OPENING",
+        reason: "connectionClosed",
+        minutes: 2,
+        needsScan: false,
+      });
+      const timeline = ((await health(tenant.adminSession, c.id)).json() as ConnectionHealthDTO).timeline;
+      expect(timeline.filter((e) => e.kind === "alert")).toHaveLength(1);
+      await t.ctx.events.drain();
+      expect(attendantAlerts).toEqual([]);
+      expect(outsiderAlerts).toEqual([]);
+    } finally {
+      admin.disconnect();
+      attendant.disconnect();
+      outsider.disconnect();
+    }
+  });
+
+  it("pairing by phone code: the code replaces the QR (status PAIRING) until the phone pairs; refused once connected", async () => {
+    const c = await newConnection();
+    last().update({ qr: "2@first" });
+    await poll(async () => (await rowOf(c.id)).status).toBe("qrcode");
+    expect((await call(tenant.userSession, "POST", `/whatsappsession/${c.id}/pairing-code`, { phoneNumber: "5511911112222" })).statusCode).toBe(403);
+    expect((await call(tenant.adminSession, "POST", `/whatsappsession/${c.id}/pairing-code`, { phoneNumber: "12" })).statusCode).toBe(400);
+    const res = await call(tenant.adminSession, "POST", `/whatsappsession/${c.id}/pairing-code`, { phoneNumber: "+55 (11) 91111-2222" });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json() as PairingCodeDTO;
+    expect(body.code).toBe("K7QW9XZ2");
+    expect(new Date(body.expiresAt).getTime()).toBeGreaterThan(Date.now());
+    expect(last().pairingPhone).toBe("5511911112222");
+    await poll(async () => rowOf(c.id)).toMatchObject({ status: "PAIRING", qrcode: "K7QW9XZ2" });
+    // Baileys keeps refreshing the QR meanwhile: the code stays on screen.
+    last().update({ qr: "2@second" });
+    last().open();
+    await poll(async () => rowOf(c.id)).toMatchObject({ status: "CONNECTED", qrcode: "" });
+    const again = await call(tenant.adminSession, "POST", `/whatsappsession/${c.id}/pairing-code`, { phoneNumber: "5511911112222" });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toBe("ERR_WAPP_NOT_PAIRING");
+  });
+
+  it("a pairing code nobody typed expires: DISCONNECTED 'pairingCodeExpired', scan again", async () => {
+    const c = await newConnection();
+    last().update({ qr: "2@first" });
+    await poll(async () => (await rowOf(c.id)).status).toBe("qrcode");
+    expect((await call(tenant.adminSession, "POST", `/whatsappsession/${c.id}/pairing-code`, { phoneNumber: "5511911112222" })).statusCode).toBe(200);
+    last().update({
+      connection: "close",
+      lastDisconnect: { error: Object.assign(boom(408), { message: "QR refs attempts ended" }), date: new Date() },
+    });
+    await poll(async () => (await rowOf(c.id)).status).toBe("DISCONNECTED");
+    expect((await health(tenant.adminSession, c.id)).json()).toMatchObject({ reason: "pairingCodeExpired", needsScan: true });
+  });
+});
+
+describe("mapBaileysClose", () => {
+  it("maps close codes and socket errors to reasons and actions", () => {
+    const err = (code: number, message = "x", data?: object) => Object.assign(new Error(message), { output: { statusCode: code }, data });
+    expect(mapBaileysClose(err(408, "WebSocket Error (connect ECONNREFUSED 1.2.3.4:443)"), false)).toMatchObject({
+      reason: "unreachable",
+      action: "retry",
+    });
+    expect(mapBaileysClose(err(500, "WebSocket Error (Opening handshake has timed out)"), true)).toMatchObject({
+      reason: "unreachable",
+      action: "retry",
+    });
+    expect(mapBaileysClose(err(408, "QR refs attempts ended"), false)).toMatchObject({ reason: "qrTimeout", action: "stop" });
+    expect(mapBaileysClose(err(408, "Connection was lost"), true)).toMatchObject({ reason: "connectionLost", action: "retry", status: "TIMEOUT" });
+    expect(mapBaileysClose(err(500, "Bad MAC"), true)).toMatchObject({ reason: "badSession", action: "stop", wipe: "signal" });
+    expect(mapBaileysClose(err(401), true)).toMatchObject({ reason: "loggedOut", action: "stop", wipe: "all" });
+    expect(mapBaileysClose(err(515), true)).toMatchObject({ reason: "restartRequired", action: "restart" });
+    expect(mapBaileysClose(err(499, "odd"), true)).toMatchObject({ reason: "unknown", action: "retry", detail: "odd" });
+  });
+
+  it("time connected is summed from the status changes inside the window", () => {
+    const at = (ms: number, status: string, kind = "status") => ({ kind, status, createdAt: new Date(ms) });
+    const rows = [
+      at(0, "CONNECTED"),
+      at(100, "TIMEOUT"),
+      at(150, "CONNECTED"),
+      at(170, "TIMEOUT", "alert"),
+      at(300, "DISCONNECTED"),
+      at(400, "CONNECTED"),
+    ];
+    expect(connectedMs(rows, 50, 1000)).toBe(50 + 150 + 600);
+    expect(connectedMs([at(0, "CONNECTED")], 500, 1000)).toBe(500);
+    expect(connectedMs([], 0, 1000)).toBe(0);
   });
 });

@@ -2,26 +2,29 @@
  * Baileys v7 provider (numbers paired by QR). Maps Baileys' socket events to ChannelEvents and our
  * OutboundContent to Baileys' content; nothing of Baileys leaves this folder.
  *
- * connection.update → status (channels.md §2.3):
+ * connection.update → status (channels.md §2.3; `mapBaileysClose`, every close carries a mapped reason):
  *   qr → `qr` event (status qrcode) · connecting → OPENING · open → CONNECTED (retries 0, account number)
  *   close 515 restartRequired → OPENING, new socket at once (expected right after pairing)
- *   close 408 timedOut/connectionLost → TIMEOUT, retries+1, reconnect after exponential backoff + jitter
- *         (before the first pairing 408 means the QR was never scanned → DISCONNECTED, no loop)
+ *   close 408/500 from a WebSocket error (DNS, refused, handshake timeout) → TIMEOUT "unreachable", retries+1,
+ *         reconnect after exponential backoff + jitter (also before the first pairing)
+ *   close 408 connectionLost → TIMEOUT, retries+1, backoff (before any pairing: the QR expired → DISCONNECTED)
  *   close 428 / 503 / unknown → OPENING, retries+1, reconnect after backoff
- *   close 401 loggedOut → credentials wiped, DISCONNECTED (a new QR is needed)
- *   close 440 connectionReplaced → DISCONNECTED, no reconnect (another owner holds the number)
+ *   close 401 loggedOut → credentials wiped, DISCONNECTED (a new QR or phone code is needed)
+ *   close 440 replaced → DISCONNECTED, no reconnect (another owner holds the number)
  *   close 500 badSession → Signal sessions cleared, DISCONNECTED
  *   close 411 multideviceMismatch → credentials wiped, DISCONNECTED
  *   close 403 forbidden → DISCONNECTED (likely banned), no reconnect
+ * requestPairingCode(number) → the 8-character code to type on the phone (status PAIRING)
  * messages.upsert (notify) → `message` (media downloaded once, here) · protocolMessage REVOKE → `deleted`
+ * reactionMessage → `reaction` ("" removes) · protocolMessage MESSAGE_EDIT (inside editedMessage) → `edited`
  * messages.update status → `ack` on the spec scale (2→1, 3→2, 4→3, 5→4; monotonic) · ERROR 0 → `failed`
  * call (offer) → `call` · contacts.upsert / lid-mapping.update → `contacts`
  */
 import type { ConnectionState, Contact, WACallEvent, WAMessage, WAMessageKey, WAMessageUpdate, WASocket, proto as ProtoNs } from "baileys";
 import type { Logger } from "pino";
-import type { ConnectionStatus } from "@balcao/shared";
+import type { ConnectionReason, ConnectionStatus } from "@balcao/shared";
 import type { Db } from "../../db/client";
-import { backoffDelay, locationBody } from "../format";
+import { backoffDelay, locationBody, pollBody } from "../format";
 import {
   ChannelError,
   type ChannelAddress,
@@ -37,6 +40,9 @@ import {
 import { clearSignalSessions, useDbAuthState, wipeAuthState } from "./authState";
 import { toOggOpus } from "./audio";
 import { prepareVoiceNote } from "../audio";
+
+/** A message delivered late ("append", after a reconnect) older than this is history, not kept (issue 21). */
+const APPEND_MAX_AGE_MS = 7 * 24 * 3_600_000;
 
 export type BaileysModule = typeof import("baileys");
 /** The parts of the library the provider uses; tests replace makeWASocket and downloadMediaMessage. */
@@ -65,8 +71,11 @@ export interface BaileysProviderOptions {
   overrides?: Partial<BaileysLib>;
 }
 
+/** How long a pairing code is shown before a new one should be asked for (the QR cycle it belongs to). */
+export const PAIRING_CODE_TTL_MS = 60_000;
 const STATUS = { ERROR: 0, PENDING: 1, SERVER_ACK: 2, DELIVERY_ACK: 3, READ: 4, PLAYED: 5 } as const;
 const REVOKE = 0; // proto.Message.ProtocolMessage.Type.REVOKE
+const MESSAGE_EDIT = 14; // proto.Message.ProtocolMessage.Type.MESSAGE_EDIT
 const STUB_REVOKE = 1; // proto.WebMessageInfo.StubType.REVOKE
 
 /** Baileys' WebMessageInfo.Status → the spec's ack (1 sent, 2 delivered, 3 read, 4 played). */
@@ -84,6 +93,61 @@ export function mapBaileysStatus(status: number): 1 | 2 | 3 | 4 | "failed" | nul
       return 4;
     default:
       return null;
+  }
+}
+
+/** lastDisconnect.error as Baileys builds it: a Boom whose `data` is the underlying error (WebSocket errors). */
+export type CloseError = Error & { output?: { statusCode?: number }; data?: { code?: string; message?: string } | null };
+
+export interface BaileysClose {
+  reason: ConnectionReason;
+  /** stop: DISCONNECTED, nobody restarts it · restart: a new socket at once · retry: after backoff. */
+  action: "stop" | "restart" | "retry";
+  /** The status shown while a retry waits. */
+  status: ConnectionStatus;
+  /** all: credentials wiped (a new pairing is needed) · signal: Signal sessions cleared. */
+  wipe?: "all" | "signal";
+  detail?: string;
+}
+
+/**
+ * connection.update `close` → what to do (channels.md §2.3). A socket that never reached WhatsApp (DNS,
+ * refused, TLS, connect timeout) also arrives as 408 (or 500 for other WebSocket errors) from Baileys'
+ * getCodeFromWSError: that is "unreachable" and is retried with backoff — it is neither a QR nobody
+ * scanned (408 "QR refs attempts ended") nor a bad session.
+ */
+export function mapBaileysClose(error: CloseError | undefined, paired: boolean): BaileysClose {
+  const code = error?.output?.statusCode;
+  const message = error?.message ?? "";
+  const cause = error?.data && typeof error.data === "object" ? error.data : undefined;
+  const detail = (cause?.message && !message.includes(cause.message) ? `${message}: ${cause.message}` : message).slice(0, 300) || undefined;
+  const socketError = message.startsWith("WebSocket Error") || (typeof cause?.code === "string" && /^E[A-Z]/.test(cause.code));
+  const base = { ...(detail && { detail }) };
+  if (socketError && (code === 408 || code === 500 || code === undefined))
+    return { ...base, reason: "unreachable", action: "retry", status: "TIMEOUT" };
+  switch (code) {
+    case 515: // expected right after pairing
+      return { ...base, reason: "restartRequired", action: "restart", status: "OPENING" };
+    case 401: // loggedOut (also device_removed)
+      return { ...base, reason: "loggedOut", action: "stop", status: "DISCONNECTED", wipe: "all" };
+    case 411:
+      return { ...base, reason: "multideviceMismatch", action: "stop", status: "DISCONNECTED", wipe: "all" };
+    case 500:
+      return { ...base, reason: "badSession", action: "stop", status: "DISCONNECTED", wipe: "signal" };
+    case 440: // never loop against the other owner
+      return { ...base, reason: "replaced", action: "stop", status: "DISCONNECTED" };
+    case 403: // likely banned
+      return { ...base, reason: "forbidden", action: "stop", status: "DISCONNECTED" };
+    case 408:
+      // Baileys ends an unscanned QR with 408 "QR refs attempts ended"; before any pairing a 408 is that too.
+      if (message.includes("QR refs") || !paired) return { ...base, reason: "qrTimeout", action: "stop", status: "DISCONNECTED" };
+      return { ...base, reason: "connectionLost", action: "retry", status: "TIMEOUT" };
+    case 428:
+      return { ...base, reason: "connectionClosed", action: "retry", status: "OPENING" };
+    case 503:
+      return { ...base, reason: "serviceUnavailable", action: "retry", status: "OPENING" };
+    default:
+      return { detail: detail ?? (code ? `closed ${code}` : "closed"), reason: "unknown", action: "retry", status: "OPENING" };
   }
 }
 
@@ -139,6 +203,8 @@ export class BaileysSession implements ChannelSession {
   private stopped = false;
   private attempts = 0;
   private paired = false;
+  /** A pairing code was asked for: a 408 now is the code expiring, not a QR nobody scanned. */
+  private pairingRequested = false;
   private status?: ConnectionStatus;
   private reconnectTimer?: NodeJS.Timeout;
   /** Events are handled one at a time, in the order Baileys emitted them. */
@@ -146,6 +212,8 @@ export class BaileysSession implements ChannelSession {
   private readonly acks = new Lru<string, number>(10_000);
   private readonly revoked = new Lru<string, true>(2_000);
   private readonly recent = new Lru<string, WAMessage>(1_000);
+  /** Group subjects by group JID (issue 21): fetched once per session (groupMetadata), refreshed by groups.update. */
+  private readonly groupSubjects = new Map<string, string>();
   private readonly contacts = new Map<string, { address: ChannelAddress; name?: string }>();
 
   constructor(
@@ -163,12 +231,15 @@ export class BaileysSession implements ChannelSession {
 
   private emit(event: ChannelEvent): Promise<void> {
     if (event.type === "status") this.status = event.status;
+    if (event.type === "qr") this.status = "qrcode";
+    if (event.type === "pairingCode") this.status = "PAIRING";
     return this.options.emit(event);
   }
 
   async connect(): Promise<void> {
     this.stopped = false;
     this.attempts = 0;
+    this.pairingRequested = false;
     await this.open();
   }
 
@@ -204,12 +275,18 @@ export class BaileysSession implements ChannelSession {
     });
     on<Partial<ConnectionState>>("connection.update", (u) => this.onConnectionUpdate(lib, sock, u));
     on<{ messages: WAMessage[]; type: string }>("messages.upsert", async (u) => {
-      if (u.type !== "notify") return; // "append" = history / placeholders: not live traffic
-      for (const msg of u.messages) await this.onMessage(lib, sock, msg);
+      // "append": what reached the number while this socket was away (delivered on reconnect), history, and our
+      // own sends echoed back. The customer's recent ones are kept (issue 21; stored once: the pipeline is
+      // idempotent per message id); our own and older ones are not live traffic.
+      const kept = (m: WAMessage) =>
+        u.type === "notify" || (!m.key?.fromMe && Date.now() - Number(m.messageTimestamp ?? 0) * 1000 <= APPEND_MAX_AGE_MS);
+      for (const msg of u.messages) if (kept(msg)) await this.onMessage(lib, sock, msg);
     });
     on<WAMessageUpdate[]>("messages.update", (updates) => this.onMessagesUpdate(lib, updates));
     on<WACallEvent[]>("call", (calls) => this.onCalls(lib, calls));
     on<Contact[]>("contacts.upsert", (contacts) => this.onContacts(lib, contacts));
+    on<{ id?: string; subject?: string }[]>("groups.update", (groups) => this.onGroups(lib, groups));
+    on<{ id?: string; subject?: string }[]>("groups.upsert", (groups) => this.onGroups(lib, groups));
     on<{ lid: string; pn: string }>("lid-mapping.update", async (m) => {
       const lid = lib.jidDecode(m.lid)?.user;
       const pn = lib.jidDecode(m.pn)?.user;
@@ -222,55 +299,41 @@ export class BaileysSession implements ChannelSession {
   // ─── connection.update ────────────────────────────────────────────────────────────────────────
 
   private async onConnectionUpdate(lib: BaileysLib, sock: WASocket, update: Partial<ConnectionState>): Promise<void> {
-    if (update.qr) await this.emit({ type: "qr", qr: update.qr });
+    // While a pairing code is shown, the QR refreshes Baileys keeps emitting are not shown.
+    if (update.qr && !this.pairingRequested) await this.emit({ type: "qr", qr: update.qr });
     if (update.connection === "connecting" && this.status !== "OPENING") await this.emit({ type: "status", status: "OPENING" });
     if (update.connection === "open") {
       this.attempts = 0;
+      this.pairingRequested = false;
       this.paired = true;
       const account = sock.user?.id ? lib.jidDecode(sock.user.id)?.user : undefined;
       await this.emit({ type: "status", status: "CONNECTED", retries: 0, account });
     }
-    if (update.connection === "close") {
-      const error = update.lastDisconnect?.error as { output?: { statusCode?: number } } | undefined;
-      await this.onClose(error?.output?.statusCode);
-    }
+    if (update.connection === "close") await this.onClose(update.lastDisconnect?.error as CloseError | undefined);
   }
 
-  private async onClose(code: number | undefined): Promise<void> {
+  private async onClose(error: CloseError | undefined): Promise<void> {
     this.sock = undefined;
     const id = this.options.connectionId;
-    const stop = async (reason: string) => {
+    let close = mapBaileysClose(error, this.paired);
+    // The QR cycle a pairing code lives in ran out: the code expired, nobody typed it.
+    if (close.reason === "qrTimeout" && this.pairingRequested) close = { ...close, reason: "pairingCodeExpired" };
+    const detail = close.detail;
+    if (close.wipe === "all") await wipeAuthState(this.db, this.options.companyId, id);
+    if (close.wipe === "signal") await clearSignalSessions(this.db, this.options.companyId, id);
+    if (close.action === "stop") {
       this.stopped = true;
-      await this.emit({ type: "status", status: "DISCONNECTED", reason });
-    };
-    switch (code) {
-      case 515: // restartRequired: expected right after pairing
-        await this.emit({ type: "status", status: "OPENING", reason: "restartRequired" });
-        setImmediate(() => void this.open().catch((err) => this.log.error({ err, connectionId: id }, "reopen failed")));
-        return;
-      case 401: // loggedOut (also device_removed)
-        await wipeAuthState(this.db, this.options.companyId, id);
-        return stop("loggedOut");
-      case 411: // multideviceMismatch
-        await wipeAuthState(this.db, this.options.companyId, id);
-        return stop("multideviceMismatch");
-      case 500: // badSession
-        await clearSignalSessions(this.db, this.options.companyId, id);
-        return stop("badSession");
-      case 440: // connectionReplaced: never loop against the other owner
-        return stop("connectionReplaced");
-      case 403: // forbidden: likely banned
-        return stop("forbidden");
-      case 408: // timedOut / connectionLost
-        if (!this.paired) return stop("qrTimeout");
-        this.attempts++;
-        await this.emit({ type: "status", status: "TIMEOUT", reason: "connectionLost", retries: this.attempts });
-        return this.scheduleReconnect();
-      default: // 428 connectionClosed, 503 unavailableService, anything else
-        this.attempts++;
-        await this.emit({ type: "status", status: "OPENING", reason: code ? `closed:${code}` : "closed", retries: this.attempts });
-        return this.scheduleReconnect();
+      await this.emit({ type: "status", status: "DISCONNECTED", reason: close.reason, detail });
+      return;
     }
+    if (close.action === "restart") {
+      await this.emit({ type: "status", status: "OPENING", reason: close.reason, detail });
+      setImmediate(() => void this.open().catch((err) => this.log.error({ err, connectionId: id }, "reopen failed")));
+      return;
+    }
+    this.attempts++;
+    await this.emit({ type: "status", status: close.status, reason: close.reason, detail, retries: this.attempts });
+    this.scheduleReconnect();
   }
 
   private scheduleReconnect(): void {
@@ -297,7 +360,7 @@ export class BaileysSession implements ChannelSession {
     const user = decoded?.user ?? jid.split("@")[0]!;
     const server = decoded?.server ?? jid.split("@")[1];
     const withName = (a: ChannelAddress): ChannelAddress => (pushName ? { ...a, pushName } : a);
-    if (server === "g.us") return { id: user, kind: "group" };
+    if (server === "g.us") return withName({ id: user, kind: "group" });
     if (server === "lid") {
       let pn = alt && lib.jidDecode(alt)?.server === "s.whatsapp.net" ? lib.jidDecode(alt)?.user : undefined;
       if (!pn && sock) pn = (await sock.signalRepository?.lidMapping?.getPNForLID(jid).catch(() => null)) ?? undefined;
@@ -322,6 +385,34 @@ export class BaileysSession implements ChannelSession {
         throw new ChannelError("INVALID_NUMBER", `baileys cannot address ${address.kind}`);
       }
     }
+  }
+
+  // ─── Groups (issue 21) ─────────────────────────────────────────────────────────────────────────
+
+  /** The group's subject (its name on WhatsApp), as the group chat's display name; undefined when unknown. */
+  private async groupSubject(sock: WASocket, jid: string): Promise<string | undefined> {
+    const known = this.groupSubjects.get(jid);
+    if (known) return known;
+    try {
+      const subject = (await sock.groupMetadata(jid))?.subject?.trim();
+      if (subject) this.groupSubjects.set(jid, subject);
+      return subject || undefined;
+    } catch (err) {
+      this.log.debug({ err, connectionId: this.options.connectionId }, "group metadata unavailable");
+      return undefined;
+    }
+  }
+
+  /** A group renamed (groups.update) or joined (groups.upsert): the cache follows and the contact is renamed. */
+  private async onGroups(lib: BaileysLib, groups: { id?: string; subject?: string }[]): Promise<void> {
+    const renamed: { address: ChannelAddress; name: string }[] = [];
+    for (const g of groups) {
+      const subject = g.subject?.trim();
+      if (!g.id || !subject || this.groupSubjects.get(g.id) === subject) continue;
+      this.groupSubjects.set(g.id, subject);
+      renamed.push({ address: { id: lib.jidDecode(g.id)?.user ?? g.id.split("@")[0]!, kind: "group" }, name: subject });
+    }
+    if (renamed.length) await this.emit({ type: "contacts", contacts: renamed });
   }
 
   // ─── Inbound ──────────────────────────────────────────────────────────────────────────────────
@@ -354,12 +445,40 @@ export class BaileysSession implements ChannelSession {
       sock,
       key.remoteJid,
       key.remoteJidAlt,
-      key.remoteJid.endsWith("@g.us") || key.fromMe ? undefined : msg.pushName,
+      key.remoteJid.endsWith("@g.us") ? await this.groupSubject(sock, key.remoteJid) : key.fromMe ? undefined : msg.pushName,
     );
 
+    const seconds = Number(msg.messageTimestamp ?? 0);
+    const timestamp = seconds > 0 ? new Date(seconds * 1000) : new Date();
     if (type === "protocolMessage") {
       const p = content.protocolMessage!;
       if (p.type === REVOKE && p.key?.id) await this.emitDeleted(p.key.id, chat);
+      if (p.type === MESSAGE_EDIT && p.key?.id && p.editedMessage) {
+        // Edits come from the author only (the edit's own key says whether that is the company's number).
+        const e = p.editedMessage;
+        const body =
+          e.conversation ?? e.extendedTextMessage?.text ?? e.imageMessage?.caption ?? e.videoMessage?.caption ?? e.documentMessage?.caption;
+        if (typeof body === "string")
+          await this.emit({ type: "edited", providerMessageId: p.key.id, chat, fromMe: !!key.fromMe, body, editId: key.id, timestamp });
+      }
+      return;
+    }
+    if (type === "reactionMessage") {
+      const r = content.reactionMessage!;
+      if (!r.key?.id) return;
+      const sender =
+        key.remoteJid.endsWith("@g.us") && key.participant && !key.fromMe
+          ? await this.address(lib, sock, key.participant, key.participantAlt, msg.pushName)
+          : undefined;
+      await this.emit({
+        type: "reaction",
+        providerMessageId: r.key.id,
+        chat,
+        ...(sender && { sender }),
+        fromMe: !!key.fromMe,
+        emoji: r.text ?? "",
+        timestamp,
+      });
       return;
     }
 
@@ -424,8 +543,21 @@ export class BaileysSession implements ChannelSession {
       case "templateButtonReplyMessage":
         body = content.templateButtonReplyMessage?.selectedDisplayText ?? "";
         break;
+      case "pollCreationMessage":
+      case "pollCreationMessageV2":
+      case "pollCreationMessageV3": {
+        // Polls are shown as text (issue 21): the question and its options. Votes (pollUpdateMessage) arrive
+        // encrypted and are not shown.
+        const p = content.pollCreationMessage ?? content.pollCreationMessageV2 ?? content.pollCreationMessageV3;
+        body = pollBody(
+          p?.name ?? "",
+          (p?.options ?? []).map((o) => o.optionName ?? ""),
+        );
+        break;
+      }
       default:
-        // Reactions, polls, key distribution and other protocol noise have no spec rendering.
+        // Poll votes, key distribution and other protocol noise have no spec rendering. View-once and
+        // ephemeral wrappers were unwrapped above: their content is mapped like any other.
         return;
     }
 
@@ -451,7 +583,6 @@ export class BaileysSession implements ChannelSession {
       }
     }
 
-    const seconds = Number(msg.messageTimestamp ?? 0);
     const message: InboundMessage = {
       providerMessageId: key.id,
       chat,
@@ -461,7 +592,7 @@ export class BaileysSession implements ChannelSession {
       body,
       ...(media && { media }),
       ...(contextInfo?.stanzaId && { quotedProviderMessageId: contextInfo.stanzaId }),
-      timestamp: seconds > 0 ? new Date(seconds * 1000) : new Date(),
+      timestamp,
     };
     this.recent.set(key.id, msg);
     await this.emit({ type: "message", message });
@@ -624,6 +755,24 @@ export class BaileysSession implements ChannelSession {
 
   async listContacts(): Promise<{ address: ChannelAddress; name?: string }[]> {
     return [...this.contacts.values()];
+  }
+
+  /**
+   * Pairing by phone code: while the socket waits for a pairing (a QR is shown), WhatsApp gives an 8-character
+   * code for the number, typed on the phone under Linked devices > Link with phone number instead.
+   */
+  async requestPairingCode(phoneDigits: string): Promise<{ code: string; expiresAt: Date }> {
+    const sock = this.sock;
+    if (!sock || this.stopped || (this.status !== "qrcode" && this.status !== "PAIRING")) throw new ChannelError("NOT_CONNECTED");
+    let code: string;
+    try {
+      code = await sock.requestPairingCode(phoneDigits.replace(/\D/g, ""));
+    } catch (err) {
+      throw new ChannelError("UNSUPPORTED", (err as Error)?.message);
+    }
+    this.pairingRequested = true;
+    await this.emit({ type: "pairingCode", code });
+    return { code, expiresAt: new Date(Date.now() + PAIRING_CODE_TTL_MS) };
   }
 
   // ─── Lifecycle ────────────────────────────────────────────────────────────────────────────────

@@ -5,11 +5,12 @@
  */
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ConnectionDTO } from "@balcao/shared";
+import type { ConnectionDTO, MessageListResponse } from "@balcao/shared";
 import { messages } from "../../db/schema";
 import { buildTenant, type Session } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/testApp";
-import { FakeGraph } from "./fakeGraph";
+import type { FakeGraph } from "./fakeGraph";
+import { connectCloudApi, deliverInto, fakeGraphEnv, startFakeGraph } from "./fakeGraphSetup";
 
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 50 });
 
@@ -34,34 +35,23 @@ const rowsOf = (providerMessageId: string) =>
     .where(and(eq(messages.companyId, a.company.id), eq(messages.providerMessageId, providerMessageId)));
 
 beforeAll(async () => {
-  fake = await new FakeGraph().start();
-  t = await createTestApp({ CLOUD_API_BASE_URL: fake.baseUrl, CLOUD_API_VERSION: fake.version });
-  // Webhooks go straight into the app, byte for byte.
-  fake.deliver = async (url, body, headers) => {
-    const res = await t.app.inject({ method: "POST", url, payload: body, headers });
-    return { status: res.statusCode, body: res.body };
-  };
+  fake = await startFakeGraph({
+    templates: [
+      {
+        name: "retomar",
+        language: "pt_BR",
+        status: "APPROVED",
+        category: "UTILITY",
+        components: [{ type: "BODY", text: "Olá {{1}}, podemos continuar?" }],
+      },
+    ],
+  });
+  t = await createTestApp(fakeGraphEnv(fake));
+  fake.deliver = deliverInto(t.app);
   a = await buildTenant(t.app);
   b = await buildTenant(t.app);
-  fake.templates = [
-    {
-      name: "retomar",
-      language: "pt_BR",
-      status: "APPROVED",
-      category: "UTILITY",
-      components: [{ type: "BODY", text: "Olá {{1}}, podemos continuar?" }],
-    },
-  ];
-  const created = await call(a.adminSession, "POST", "/whatsapp", { name: "Oficial", channel: "cloud-api", cloudApi: A });
-  expect(created.statusCode, created.body).toBe(201);
-  conn = created.json();
-  fake.addAccount({ ...A, displayPhoneNumber: "+55 11 3000-0001", webhookUrl: `/api/cloudapi/${conn.id}/webhook` });
-  const createdB = await call(b.adminSession, "POST", "/whatsapp", { name: "Oficial B", channel: "cloud-api", cloudApi: B });
-  connB = createdB.json();
-  fake.addAccount({ ...B, displayPhoneNumber: "+55 11 3000-0002", webhookUrl: `/api/cloudapi/${connB.id}/webhook` });
-  // The account exists on the fake now: start again so the token check passes.
-  await call(a.adminSession, "PUT", `/whatsapp/${conn.id}`, { cloudApi: { accessToken: A.accessToken } });
-  await call(b.adminSession, "PUT", `/whatsapp/${connB.id}`, { cloudApi: { accessToken: B.accessToken } });
+  conn = await connectCloudApi(t.app, fake, a.adminSession.headers, { ...A, displayPhoneNumber: "+55 11 3000-0001" }, "Oficial");
+  connB = await connectCloudApi(t.app, fake, b.adminSession.headers, { ...B, displayPhoneNumber: "+55 11 3000-0002" }, "Oficial B");
 });
 
 it("the connection checks its token against the Graph API and comes up CONNECTED", async () => {
@@ -160,6 +150,25 @@ describe("webhook verification and signature", () => {
       headers: { "content-type": "application/json", "x-hub-signature-256": fake.signature(B.appSecret, body) },
     });
     expect(res.statusCode).toBe(401);
+  });
+
+  it("a signed body that is not Meta's envelope is a 400 (checked against the shared schema after the signature)", async () => {
+    const post = (body: string) =>
+      t.app.inject({
+        method: "POST",
+        url: url(),
+        payload: body,
+        headers: { "content-type": "application/json", "x-hub-signature-256": fake.signature(A.appSecret, body) },
+      });
+    const wrongShape = await post(JSON.stringify({ object: "whatsapp_business_account", entry: "not a list" }));
+    expect(wrongShape.statusCode).toBe(400);
+    expect(wrongShape.json().error).toBe("ERR_VALIDATION");
+    // Unsigned, the same body is refused for its signature first.
+    const unsigned = await t.app.inject({ method: "POST", url: url(), payload: "{}", headers: { "content-type": "application/json" } });
+    expect(unsigned.statusCode).toBe(401);
+    // Fields Meta adds and Balcão does not read pass through.
+    const extra = await post(JSON.stringify({ object: "whatsapp_business_account", entry: [], extra: { anything: 1 } }));
+    expect(extra.statusCode).toBe(200);
   });
 
   it("company B's webhook naming company A's phone_number_id reaches nobody in A", async () => {
@@ -306,7 +315,210 @@ describe("the 24-hour customer-service window", () => {
     const res = await call(a.adminSession, "POST", `/messages/${row!.ticketId}`, { body: "fora da janela para a Meta" });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toBe("ERR_SENDING_WAPP_MSG");
-    const list = (await call(a.adminSession, "GET", `/messages/${row!.ticketId}`)).json().messages as { body: string; status: string }[];
-    expect(list.find((m) => m.body === "fora da janela para a Meta")?.status).toBe("failed");
+    const failed = (await messagesOf(row!.ticketId)).find((m) => m.body === "fora da janela para a Meta");
+    expect(failed?.status).toBe("failed");
+    expect(failed?.failureReason).toBe(
+      "(#131047) Re-engagement message: Message failed to send because more than 24 hours have passed since the customer last replied to this number.",
+    );
+  });
+});
+
+/** A customer's ticket on A, open with the admin, whose last inbound message is 25 hours old. */
+async function expiredTicket(customer: string): Promise<{ ticketId: number; contactId: number }> {
+  const inbound = await fake.inbound(A.phoneNumberId, customer, { type: "text", text: { body: "oi" } });
+  await poll(async () => (await rowsOf(inbound.id)).length).toBe(1);
+  const [row] = await rowsOf(inbound.id);
+  expect((await call(a.adminSession, "PUT", `/tickets/${row!.ticketId}`, { status: "open", userId: a.admin.id })).statusCode).toBe(200);
+  await t.ctx.database.db
+    .update(messages)
+    .set({ createdAt: new Date(Date.now() - 25 * 3600_000) })
+    .where(and(eq(messages.companyId, a.company.id), eq(messages.contactId, row!.contactId!), eq(messages.fromMe, false)));
+  return { ticketId: row!.ticketId, contactId: row!.contactId! };
+}
+
+const messagesOf = async (ticketId: number) =>
+  (await call(a.adminSession, "GET", `/messages/${ticketId}`)).json().messages as {
+    id: number;
+    body: string;
+    status: string;
+    failureReason?: string;
+  }[];
+
+describe("templates with header and button parameters, reactions", () => {
+  beforeAll(async () => {
+    fake.templates = [
+      ...fake.templates,
+      {
+        name: "pedido_enviado",
+        language: "pt_BR",
+        status: "APPROVED",
+        category: "UTILITY",
+        components: [
+          { type: "HEADER", format: "IMAGE" },
+          { type: "BODY", text: "Pedido {{1}} enviado." },
+          {
+            type: "BUTTONS",
+            buttons: [
+              { type: "URL", text: "Rastrear", url: "https://loja.example/rastreio/{{1}}" },
+              { type: "QUICK_REPLY", text: "Falar com atendente" },
+            ],
+          },
+        ],
+      },
+    ];
+    expect((await call(a.adminSession, "POST", `/cloudapi/${conn.id}/templates/sync`)).statusCode).toBe(200);
+  });
+
+  it("the list offers every synced template with its components", async () => {
+    const listed = (await call(a.userSession, "GET", `/cloudapi/${conn.id}/templates`)).json();
+    expect(listed.syncedAt).not.toBeNull();
+    expect(listed.templates.map((x: { name: string }) => x.name)).toEqual(["retomar", "pedido_enviado"]);
+    expect(listed.templates[1].components[0]).toEqual({ type: "HEADER", format: "IMAGE" });
+  });
+
+  it("a template's header and dynamic button go out as Graph components; a missing or foreign one is refused", async () => {
+    const { ticketId } = await expiredTicket("5511955556666");
+    const url = `/cloudapi/tickets/${ticketId}/template`;
+    const base = { name: "pedido_enviado", language: "pt_BR", bodyParams: ["#123"] };
+    const before = fake.sent().length;
+    for (const body of [
+      base,
+      { ...base, header: { type: "image", link: "https://cdn.example/p.jpg" } },
+      { ...base, header: { type: "text", text: "x" }, buttons: [{ index: 0, subType: "url", param: "123" }] },
+      { ...base, header: { type: "image", link: "https://cdn.example/p.jpg" }, buttons: [{ index: 1, subType: "url", param: "123" }] },
+    ]) {
+      const res = await call(a.adminSession, "POST", url, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().error).toBe("ERR_CLOUD_API_TEMPLATE_INVALID");
+    }
+    expect(fake.sent()).toHaveLength(before);
+    const ok = await call(a.adminSession, "POST", url, {
+      ...base,
+      header: { type: "image", link: "https://cdn.example/p.jpg" },
+      buttons: [
+        { index: 0, subType: "url", param: "123" },
+        { index: 1, subType: "quick_reply", param: "ATENDENTE" },
+      ],
+    });
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect(ok.json()[0]).toMatchObject({ body: "Pedido #123 enviado.", status: "sent" });
+    expect(fake.sent().at(-1)!.body).toMatchObject({
+      type: "template",
+      template: {
+        name: "pedido_enviado",
+        components: [
+          { type: "header", parameters: [{ type: "image", image: { link: "https://cdn.example/p.jpg" } }] },
+          { type: "body", parameters: [{ type: "text", text: "#123" }] },
+          { type: "button", sub_type: "url", index: "0", parameters: [{ type: "text", text: "123" }] },
+          { type: "button", sub_type: "quick_reply", index: "1", parameters: [{ type: "payload", payload: "ATENDENTE" }] },
+        ],
+      },
+    });
+  });
+
+  it("a reaction goes out inside the window and is refused outside it", async () => {
+    const CUST = "5511977778888";
+    const inbound = await fake.inbound(A.phoneNumberId, CUST, { type: "text", text: { body: "chegou?" } });
+    await poll(async () => (await rowsOf(inbound.id)).length).toBe(1);
+    const [row] = await rowsOf(inbound.id);
+    await call(a.adminSession, "PUT", `/tickets/${row!.ticketId}`, { status: "open", userId: a.admin.id });
+    expect((await call(b.adminSession, "POST", `/cloudapi/messages/${row!.id}/reaction`, { emoji: "👍" })).statusCode).toBe(404);
+    const res = await call(a.adminSession, "POST", `/cloudapi/messages/${row!.id}/reaction`, { emoji: "👍" });
+    expect(res.statusCode, res.body).toBe(204);
+    expect(fake.sent().at(-1)!.body).toMatchObject({ to: CUST, type: "reaction", reaction: { message_id: inbound.id, emoji: "👍" } });
+
+    await t.ctx.database.db
+      .update(messages)
+      .set({ createdAt: new Date(Date.now() - 25 * 3600_000) })
+      .where(and(eq(messages.companyId, a.company.id), eq(messages.contactId, row!.contactId!), eq(messages.fromMe, false)));
+    const before = fake.sent().length;
+    const refused = await call(a.adminSession, "POST", `/cloudapi/messages/${row!.id}/reaction`, { emoji: "" });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toBe("ERR_OUTSIDE_WHATSAPP_WINDOW");
+    expect(fake.sent()).toHaveLength(before);
+  });
+
+  it("issue 21: a customer's reaction webhook lands on its message, beside the company's own reaction; '' removes it", async () => {
+    const CUST = "5511977776655";
+    const inbound = await fake.inbound(A.phoneNumberId, CUST, { type: "text", text: { body: "gostou?" } });
+    await poll(async () => (await rowsOf(inbound.id)).length).toBe(1);
+    const [row] = await rowsOf(inbound.id);
+    await call(a.adminSession, "PUT", `/tickets/${row!.ticketId}`, { status: "open", userId: a.admin.id });
+    const reactionsOf = async () =>
+      ((await call(a.adminSession, "GET", `/messages/${row!.ticketId}`)).json() as MessageListResponse).messages.find((m) => m.id === row!.id)
+        ?.reactions;
+    expect((await call(a.adminSession, "POST", `/cloudapi/messages/${row!.id}/reaction`, { emoji: "👍" })).statusCode).toBe(204);
+    expect(await reactionsOf()).toEqual([{ emoji: "👍", count: 1, fromMe: true }]);
+    await fake.inbound(A.phoneNumberId, CUST, { type: "reaction", reaction: { message_id: inbound.id, emoji: "👍" } });
+    await poll(reactionsOf).toEqual([{ emoji: "👍", count: 2, fromMe: true }]);
+    await fake.inbound(A.phoneNumberId, CUST, { type: "reaction", reaction: { message_id: inbound.id, emoji: "❤️" } });
+    await poll(reactionsOf).toEqual([
+      { emoji: "👍", count: 1, fromMe: true },
+      { emoji: "❤️", count: 1, fromMe: false },
+    ]);
+    await fake.inbound(A.phoneNumberId, CUST, { type: "reaction", reaction: { message_id: inbound.id, emoji: "" } });
+    await poll(reactionsOf).toEqual([{ emoji: "👍", count: 1, fromMe: true }]);
+    // A reaction is not a message of the conversation.
+    const fromCustomer = await t.ctx.database.db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.ticketId, row!.ticketId), eq(messages.fromMe, false)));
+    expect(fromCustomer.map((m) => m.body)).toEqual(["gostou?"]);
+  });
+});
+
+describe("window state access", () => {
+  it("an attendant outside the ticket's queue cannot read its window", async () => {
+    const queue = await call(a.adminSession, "POST", "/queue", { name: `Fila ${Date.now()}`, color: "#1565c0" });
+    expect(queue.statusCode, queue.body).toBe(201);
+    const { ticketId } = await expiredTicket("5511988889999");
+    expect((await call(a.adminSession, "PUT", `/tickets/${ticketId}`, { queueId: queue.json().id })).statusCode).toBe(200);
+    expect((await call(a.userSession, "GET", `/cloudapi/tickets/${ticketId}/window`)).statusCode).toBe(403);
+    expect((await call(a.adminSession, "GET", `/cloudapi/tickets/${ticketId}/window`)).json()).toMatchObject({ applies: true, open: false });
+    expect((await call(b.adminSession, "GET", `/cloudapi/tickets/${ticketId}/window`)).statusCode).toBe(404);
+  });
+});
+
+describe("automatic messages outside the window", () => {
+  it("the completion message on resolve is not sent as free text: it is stored failed with the window as the reason", async () => {
+    const { ticketId } = await expiredTicket("5511922223333");
+    expect((await call(a.adminSession, "PUT", `/whatsapp/${conn.id}`, { complationMessage: "Atendimento encerrado, obrigado!" })).statusCode).toBe(
+      200,
+    );
+    const before = fake.sent().length;
+    expect((await call(a.adminSession, "PUT", `/tickets/${ticketId}`, { status: "closed" })).statusCode).toBe(200);
+    await poll(async () => (await messagesOf(ticketId)).find((m) => m.body === "Atendimento encerrado, obrigado!")?.status).toBe("failed");
+    const failed = (await messagesOf(ticketId)).find((m) => m.body === "Atendimento encerrado, obrigado!")!;
+    expect(failed.failureReason).toMatch(/^\(#131047\) Re-engagement message: more than 24 hours/);
+    expect(fake.sent()).toHaveLength(before);
+    await call(a.adminSession, "PUT", `/whatsapp/${conn.id}`, { complationMessage: "" });
+  });
+
+  it("a scheduled message outside the window ends ERRO with ERR_OUTSIDE_WHATSAPP_WINDOW and never reaches the Graph API", async () => {
+    const { ticketId, contactId } = await expiredTicket("5511944445555");
+    const before = fake.sent().length;
+    const created = await call(a.adminSession, "POST", "/schedules", {
+      body: "Lembrete da sua consulta",
+      contactId,
+      ticketId,
+      sendAt: new Date(Date.now() + 1000).toISOString(),
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().id as number;
+    await poll(async () => (await call(a.adminSession, "GET", `/schedules/${id}`)).json().status).toBe("ERRO");
+    expect((await call(a.adminSession, "GET", `/schedules/${id}`)).json().lastError).toBe("ERR_OUTSIDE_WHATSAPP_WINDOW");
+    expect((await messagesOf(ticketId)).find((m) => m.body === "Lembrete da sua consulta")?.failureReason).toMatch(/^\(#131047\)/);
+    expect(fake.sent()).toHaveLength(before);
+  });
+
+  it("inside the window the same automatic message goes out", async () => {
+    const inbound = await fake.inbound(A.phoneNumberId, "5511966667777", { type: "text", text: { body: "oi" } });
+    await poll(async () => (await rowsOf(inbound.id)).length).toBe(1);
+    const [row] = await rowsOf(inbound.id);
+    await call(a.adminSession, "PUT", `/tickets/${row!.ticketId}`, { status: "open", userId: a.admin.id });
+    await call(a.adminSession, "PUT", `/whatsapp/${conn.id}`, { complationMessage: "Até logo!" });
+    expect((await call(a.adminSession, "PUT", `/tickets/${row!.ticketId}`, { status: "closed" })).statusCode).toBe(200);
+    await poll(() => fake.sent().some((s) => (s.body.text as { body?: string } | undefined)?.body === "Até logo!")).toBe(true);
+    await call(a.adminSession, "PUT", `/whatsapp/${conn.id}`, { complationMessage: "" });
   });
 });

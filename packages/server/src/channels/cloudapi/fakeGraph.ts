@@ -26,7 +26,7 @@ export interface FakeTemplate {
   language: string;
   status: "APPROVED" | "PENDING" | "REJECTED";
   category: string;
-  components: { type: string; format?: string; text?: string }[];
+  components: { type: string; format?: string; text?: string; buttons?: { type: string; text?: string; url?: string }[] }[];
 }
 
 export interface SentRecord {
@@ -95,9 +95,13 @@ export class FakeGraph {
     this.accounts.set(account.phoneNumberId, account);
   }
 
-  async start(): Promise<this> {
+  /** Listens on 127.0.0.1 (any free port unless one is given: the e2e server is started pointing at it). */
+  async start(port = 0): Promise<this> {
     this.server = http.createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once("error", reject);
+      this.server!.listen(port, "127.0.0.1", resolve);
+    });
     this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;
   }
@@ -321,7 +325,11 @@ export class FakeGraph {
 
   private async upload(account: FakeGraphAccount, phoneId: string, req: http.IncomingMessage, raw: Buffer): Promise<{ id: string }> {
     if (phoneId !== account.phoneNumberId) throw new FakeError(400, 100, "Invalid phone number id");
-    const form = await new Request("http://x/", { method: "POST", headers: { "content-type": req.headers["content-type"] ?? "" }, body: raw })
+    const form = await new Request("http://x/", {
+      method: "POST",
+      headers: { "content-type": req.headers["content-type"] ?? "" },
+      body: new Uint8Array(raw),
+    })
       .formData()
       .catch(() => {
         throw new FakeError(400, 131053, "Media upload error", "multipart body expected");

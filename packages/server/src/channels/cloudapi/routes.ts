@@ -5,9 +5,11 @@
  */
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
+import { cloudApiReactionBody, cloudApiTemplateSendBody, renderTemplateBody, templateRequirements, type CloudApiWindowDTO } from "@balcao/shared";
 import type { App } from "../../app";
 import { tickets } from "../../db/schema";
 import { actorOf } from "../../http/auth";
+import { canSeeTicket } from "../../modules/tickets/policy";
 import { AppError, notFound } from "../../http/errors";
 import { loadCloudApiAccount, storedTemplates, storeTemplates } from "./account";
 import { GraphError, type GraphTemplate } from "./graph";
@@ -17,6 +19,7 @@ import { customerServiceWindow } from "./window";
 
 const connectionParams = z.object({ connectionId: z.coerce.number().int().positive().max(2_147_483_647) });
 const ticketParams = z.object({ ticketId: z.coerce.number().int().positive().max(2_147_483_647) });
+const messageParams = z.object({ messageId: z.coerce.number().int().positive().max(2_147_483_647) });
 
 export function registerCloudApiRoutes(app: App): void {
   const { ctx } = app;
@@ -50,26 +53,43 @@ export function registerCloudApiRoutes(app: App): void {
     const actor = actorOf(request);
     const { ticketId } = request.params as z.infer<typeof ticketParams>;
     const [t] = await db
-      .select({ connectionId: tickets.connectionId, contactId: tickets.contactId })
+      .select({
+        connectionId: tickets.connectionId,
+        contactId: tickets.contactId,
+        userId: tickets.userId,
+        queueId: tickets.queueId,
+        status: tickets.status,
+      })
       .from(tickets)
       .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, actor.companyId)))
       .limit(1);
     if (!t) throw notFound("ERR_NO_TICKET_FOUND");
+    // Only for a ticket the user may open (as GET /messages/:ticketId).
+    if (!canSeeTicket(actor, t)) throw new AppError("ERR_ACCESS_DENIED", 403);
     const w = await customerServiceWindow(db, actor.companyId, t.connectionId, t.contactId);
-    return { applies: w.applies, open: w.open, lastInboundAt: w.lastInboundAt?.toISOString() ?? null, closesAt: w.closesAt?.toISOString() ?? null };
+    const dto: CloudApiWindowDTO = {
+      applies: w.applies,
+      open: w.open,
+      lastInboundAt: w.lastInboundAt?.toISOString() ?? null,
+      closesAt: w.closesAt?.toISOString() ?? null,
+    };
+    return dto;
   });
 }
 
-const templateBody = z.object({
-  name: z.string().trim().min(1, "Required").max(512),
-  language: z.string().trim().min(2, "Required").max(20),
-  bodyParams: z.array(z.string().trim().min(1, "Required").max(1024)).max(20).optional().default([]),
-});
-
-/** The template's body text with its {{n}} filled in (what the ticket shows). */
-export function renderTemplate(template: GraphTemplate, params: string[]): string {
-  const text = template.components?.find((c) => c.type === "BODY")?.text ?? template.name;
-  return text.replace(/\{\{(\d+)\}\}/g, (_, n: string) => params[Number(n) - 1] ?? "");
+/** Refuses a send that does not match the approved template: body count, header kind, dynamic buttons. */
+function assertTemplateParams(
+  template: GraphTemplate | undefined,
+  input: z.output<typeof cloudApiTemplateSendBody>,
+): asserts template is GraphTemplate {
+  const needs = template ? templateRequirements(template) : null;
+  const invalid = () => new AppError("ERR_CLOUD_API_TEMPLATE_INVALID", 400);
+  if (!needs || needs.bodyParams !== input.bodyParams.length) throw invalid();
+  if ((needs.header?.type ?? null) !== (input.header?.type ?? null)) throw invalid();
+  const given = new Map(input.buttons.map((b) => [b.index, b]));
+  if (given.size !== input.buttons.length) throw invalid();
+  for (const b of needs.buttons) if (b.required && !given.has(b.index)) throw invalid();
+  for (const b of input.buttons) if (!needs.buttons.some((n) => n.index === b.index && n.subType === b.subType)) throw invalid();
 }
 
 export function registerCloudApiTemplateSend(app: App): void {
@@ -77,11 +97,11 @@ export function registerCloudApiTemplateSend(app: App): void {
   const db = ctx.database.db;
   app.post(
     "/cloudapi/tickets/:ticketId/template",
-    { preHandler: app.authenticate, schema: { params: ticketParams, body: templateBody, tags: ["cloudapi"] } },
+    { preHandler: app.authenticate, schema: { params: ticketParams, body: cloudApiTemplateSendBody, tags: ["cloudapi"] } },
     async (request, reply) => {
       const actor = actorOf(request);
       const { ticketId } = request.params as z.infer<typeof ticketParams>;
-      const input = request.body as z.output<typeof templateBody>;
+      const input = request.body as z.output<typeof cloudApiTemplateSendBody>;
       const [t] = await db
         .select({ connectionId: tickets.connectionId })
         .from(tickets)
@@ -90,13 +110,29 @@ export function registerCloudApiTemplateSend(app: App): void {
       if (!t) throw notFound("ERR_NO_TICKET_FOUND");
       const { templates } = t.connectionId ? await storedTemplates(db, actor.companyId, t.connectionId) : { templates: [] };
       const template = templates.find((x) => x.name === input.name && x.language === input.language);
-      const expected = (template?.components?.find((c) => c.type === "BODY")?.text?.match(/\{\{\d+\}\}/g) ?? []).length;
-      if (!template || expected !== input.bodyParams.length) throw new AppError("ERR_CLOUD_API_TEMPLATE_INVALID", 400);
+      assertTemplateParams(template, input);
       const sent = await ctx.services.messages.send(actor, ticketId, {
-        body: renderTemplate(template, input.bodyParams),
-        template: { name: template.name, language: template.language, bodyParams: input.bodyParams },
+        body: renderTemplateBody(template, input.bodyParams),
+        template: {
+          name: template.name,
+          language: template.language,
+          bodyParams: input.bodyParams,
+          ...(input.header && { header: input.header }),
+          ...(input.buttons.length > 0 && { buttons: input.buttons }),
+        },
       });
       return reply.status(201).send(sent);
+    },
+  );
+
+  app.post(
+    "/cloudapi/messages/:messageId/reaction",
+    { preHandler: app.authenticate, schema: { params: messageParams, body: cloudApiReactionBody, tags: ["cloudapi"] } },
+    async (request, reply) => {
+      const { messageId } = request.params as z.infer<typeof messageParams>;
+      const { emoji } = request.body as z.output<typeof cloudApiReactionBody>;
+      await ctx.services.messages.react(actorOf(request), messageId, emoji);
+      return reply.status(204).send();
     },
   );
 }

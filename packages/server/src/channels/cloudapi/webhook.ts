@@ -8,6 +8,7 @@
  * wamid (the pipeline's unique provider id), acks applied with greatest() so a late "delivered" never
  * undoes a "read", and failed statuses marked with the API's reason.
  */
+import { cloudApiWebhookEnvelope } from "@balcao/shared";
 import { createHash, createHmac } from "node:crypto";
 import { z } from "zod";
 import type { App } from "../../app";
@@ -40,6 +41,8 @@ interface GraphInboundMessage {
   contacts?: { name?: { formatted_name?: string }; phones?: { phone?: string; wa_id?: string }[] }[];
   interactive?: { type: string; button_reply?: { id: string; title: string }; list_reply?: { id: string; title: string } };
   button?: { payload?: string; text?: string };
+  /** The customer reacted to `message_id`; `emoji` absent or "" when the reaction was removed. */
+  reaction?: { message_id?: string; emoji?: string };
 }
 interface MediaRef {
   id: string;
@@ -135,9 +138,25 @@ export function inboundMessage(m: GraphInboundMessage, contacts: ChangeValue["co
     case "button":
       return text("chat", m.button?.text ?? m.button?.payload ?? "");
     default:
-      // reaction, unsupported (131051), system…: nothing the ticket pipeline shows today.
+      // unsupported (131051), system…: nothing the ticket pipeline shows today (reactions: reactionEvent).
       return null;
   }
+}
+
+/**
+ * A reaction webhook → `reaction` (issue 21). The Cloud API sends no edits: a message the customer edits on
+ * the phone does not reach the webhook (docs/decisions.md).
+ */
+export function reactionEvent(m: GraphInboundMessage): Extract<ChannelEvent, { type: "reaction" }> | null {
+  if (m.type !== "reaction" || !m.reaction?.message_id) return null;
+  return {
+    type: "reaction",
+    providerMessageId: m.reaction.message_id,
+    chat: { id: m.from, kind: "phone" },
+    fromMe: false,
+    emoji: m.reaction.emoji ?? "",
+    timestamp: new Date(Number(m.timestamp) * 1000 || Date.now()),
+  };
 }
 
 /** Runs one verified envelope: routes by phone_number_id inside the company, then feeds the pipeline. */
@@ -154,6 +173,11 @@ export async function processEnvelope(ctx: AppContext, companyId: number, envelo
       }
       const source = { companyId, connectionId };
       for (const m of value.messages ?? []) {
+        const reaction = reactionEvent(m);
+        if (reaction) {
+          await ctx.channels.dispatch(source, reaction);
+          continue;
+        }
         const parsed = inboundMessage(m, value.contacts);
         if (!parsed) continue;
         if (parsed.mediaId) {
@@ -210,7 +234,9 @@ export function registerCloudApiWebhook(app: App): void {
         .send(q["hub.challenge"] ?? "");
     });
 
-    scope.post("/cloudapi/:connectionId/webhook", { schema: { params, tags } }, async (request, reply) => {
+    // The body is read raw (the signature covers its bytes) and checked after the signature: documented, not validated up front.
+    const config = { signedJsonBody: cloudApiWebhookEnvelope };
+    scope.post("/cloudapi/:connectionId/webhook", { config, schema: { params, tags } }, async (request, reply) => {
       const { connectionId } = request.params as z.infer<typeof params>;
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const target = await cloudApiWebhookTarget(ctx.database.db, connectionId);
@@ -218,7 +244,9 @@ export function registerCloudApiWebhook(app: App): void {
         return reply.status(401).send({ error: "invalid signature" });
       let envelope: Envelope;
       try {
-        envelope = JSON.parse(raw.toString("utf8")) as Envelope;
+        const parsed = cloudApiWebhookEnvelope.safeParse(JSON.parse(raw.toString("utf8")));
+        if (!parsed.success) return reply.status(400).send({ error: "ERR_VALIDATION" });
+        envelope = parsed.data as Envelope;
       } catch {
         return reply.status(400).send({ error: "invalid JSON" });
       }

@@ -11,6 +11,10 @@ import { AppError } from "../../http/errors";
 
 export const CUSTOMER_SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
+/** The failure shown on a free-form message refused outside the window (the Graph API's 131047, stated before the call). */
+export const OUTSIDE_WINDOW_REASON =
+  "(#131047) Re-engagement message: more than 24 hours have passed since the customer's last message; only an approved template can be sent";
+
 export interface WindowState {
   /** Whether the channel has a window at all (Cloud API only). */
   applies: boolean;

@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { connectionAuth } from "../../db/schema";
-import { buildVcard, locationBody } from "../format";
+import { buildVcard, locationBody, pollBody } from "../format";
 import {
   ChannelError,
   type ChannelAddress,
@@ -36,6 +36,9 @@ export interface SimulatorOptions {
 }
 
 const MAX_MESSAGES_PER_PHONE = 200;
+/** Characters of a phone pairing code (Baileys' Crockford-like alphabet: no 0, O, I, U). */
+const PAIRING_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTVWXYZ";
+export const SIMULATOR_PAIRING_CODE_TTL_MS = 60_000;
 const MAX_PHONES = 500;
 
 export interface SimMedia {
@@ -56,6 +59,10 @@ export interface SimMessage {
   media?: SimMedia;
   quotedId?: string;
   timestamp: Date;
+  /** The customer's reaction to this message, if any (issue 21). */
+  reaction?: string;
+  /** The customer edited it (its body is the latest text). */
+  edited?: boolean;
 }
 
 export interface SimPhone {
@@ -64,13 +71,25 @@ export interface SimPhone {
   messages: SimMessage[];
 }
 
+/** A group message: `from` is the participant who wrote it (absent for the company's own). */
+export interface SimGroupMessage extends SimMessage {
+  from?: string;
+}
+
+/** A simulated group: `number` is its id, `name` its subject, `participants` the members' numbers. */
+export interface SimGroup extends SimPhone {
+  participants: string[];
+  messages: SimGroupMessage[];
+}
+
 /** Customer-side input for one inbound message (validated by the shared zod schema before it gets here). */
 export type CustomerMessage =
   | { type: "text"; body: string; quotedId?: string }
   | { type: "image" | "video" | "document"; caption?: string; data?: Buffer; mimeType?: string; fileName?: string }
   | { type: "audio"; voice?: boolean; data?: Buffer; mimeType?: string; fileName?: string }
   | { type: "location"; latitude: number; longitude: number; description?: string }
-  | { type: "vcard"; contactName: string; contactNumber: string };
+  | { type: "vcard"; contactName: string; contactNumber: string }
+  | { type: "poll"; question: string; options: string[] };
 
 export class SimulatorError extends Error {
   constructor(readonly code: "ERR_SIMULATOR_INVALID_CODE" | "ERR_SIMULATOR_NO_MESSAGE" | "ERR_WAPP_INVALID_CONTACT") {
@@ -100,6 +119,8 @@ export function simulatorNumberIsValid(digits: string, invalidSuffix: string): b
 /** Simulated phones of one connection; kept across session restarts within the process. */
 class PhoneBook {
   readonly phones = new Map<string, SimPhone>();
+  /** Simulated WhatsApp groups by group id (issue 21): the company number and these phones are members. */
+  readonly groups = new Map<string, SimGroup>();
 
   get(number: string, name?: string): SimPhone {
     let phone = this.phones.get(number);
@@ -158,6 +179,8 @@ type State = "idle" | "opening" | "qrcode" | "connected" | "closed";
 export class SimulatorSession implements ChannelSession {
   private state: State = "idle";
   private pairingCode = "";
+  /** Set while the pairing code is a phone code (ms since epoch). */
+  private pairingExpiresAt = 0;
   private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(
@@ -193,9 +216,28 @@ export class SimulatorSession implements ChannelSession {
     await this.options.emit({ type: "qr", qr: this.pairingCode });
   }
 
-  /** "Scanning" the QR: the code must be the one currently shown. */
+  /**
+   * Pairing by phone code, as Baileys' requestPairingCode: while the QR is shown, an 8-character code for the
+   * company's number replaces it (status PAIRING); "typing it on the phone" is `pair(code)` before it expires.
+   */
+  async requestPairingCode(phoneDigits: string): Promise<{ code: string; expiresAt: Date }> {
+    if (this.state !== "qrcode" || !simulatorNumberIsValid(phoneDigits, "")) throw new ChannelError("NOT_CONNECTED");
+    const bytes = randomBytes(8);
+    const code = [...bytes].map((b) => PAIRING_ALPHABET[b % PAIRING_ALPHABET.length]).join("");
+    this.pairingCode = code;
+    this.pairingExpiresAt = Date.now() + SIMULATOR_PAIRING_CODE_TTL_MS;
+    await this.options.emit({ type: "pairingCode", code });
+    return { code, expiresAt: new Date(this.pairingExpiresAt) };
+  }
+
+  /** "Scanning" the QR or typing the phone code: the code must be the one currently shown (and not expired). */
   async pair(code: string): Promise<void> {
-    if (this.state !== "qrcode" || code !== this.pairingCode) throw new SimulatorError("ERR_SIMULATOR_INVALID_CODE");
+    const phoneCode = this.pairingExpiresAt > 0;
+    const valid = phoneCode
+      ? code.replace(/[\s-]/g, "").toUpperCase() === this.pairingCode && Date.now() <= this.pairingExpiresAt
+      : !!this.pairingCode && code === this.pairingCode;
+    if (this.state !== "qrcode" || !valid) throw new SimulatorError("ERR_SIMULATOR_INVALID_CODE");
+    this.pairingExpiresAt = 0;
     this.pairingCode = "";
     await this.db
       .insert(connectionAuth)
@@ -234,6 +276,11 @@ export class SimulatorSession implements ChannelSession {
   }
 
   private phoneOf(address: ChannelAddress): SimPhone {
+    if (address.kind === "group") {
+      const group = this.book.groups.get(address.id);
+      if (!group) throw new ChannelError("INVALID_NUMBER", "unknown group");
+      return group;
+    }
     const digits = address.kind === "phone" ? address.id : address.alternates?.find((a) => a.kind === "phone")?.id;
     if (!digits || !simulatorNumberIsValid(digits, this.provider.options.invalidSuffix)) throw new ChannelError("INVALID_NUMBER");
     return this.book.get(digits, address.pushName);
@@ -402,6 +449,10 @@ export class SimulatorSession implements ChannelSession {
         message.kind = "vcard";
         message.body = buildVcard(input.contactName, input.contactNumber);
         break;
+      case "poll":
+        // Shown as text, like a Baileys poll (votes are not shown).
+        message.body = pollBody(input.question, input.options);
+        break;
     }
     this.book.push(phone, message);
     const inbound: InboundMessage = {
@@ -430,6 +481,44 @@ export class SimulatorSession implements ChannelSession {
     await this.options.emit({ type: "deleted", providerMessageId: messageId, chat: { id: phone.number, kind: "phone", pushName: phone.name } });
   }
 
+  /** The customer reacts to a message of the conversation ("" removes the reaction), as WhatsApp sends it (issue 21). */
+  async customerReact(number: string, messageId: string, emoji: string): Promise<SimMessage> {
+    this.assertConnected();
+    const phone = this.book.phones.get(number);
+    const message = phone?.messages.find((m) => m.id === messageId && !m.deleted && m.kind !== "call_log");
+    if (!phone || !message) throw new SimulatorError("ERR_SIMULATOR_NO_MESSAGE");
+    message.reaction = emoji || undefined;
+    await this.options.emit({
+      type: "reaction",
+      providerMessageId: messageId,
+      chat: { id: phone.number, kind: "phone", pushName: phone.name },
+      fromMe: false,
+      emoji,
+      timestamp: new Date(),
+    });
+    return message;
+  }
+
+  /** The customer edits the text of one of their own text messages (issue 21). */
+  async customerEdit(number: string, messageId: string, body: string): Promise<SimMessage> {
+    this.assertConnected();
+    const phone = this.book.phones.get(number);
+    const message = phone?.messages.find((m) => m.id === messageId && m.direction === "out" && m.kind === "chat" && !m.deleted);
+    if (!phone || !message) throw new SimulatorError("ERR_SIMULATOR_NO_MESSAGE");
+    message.body = body;
+    message.edited = true;
+    await this.options.emit({
+      type: "edited",
+      providerMessageId: messageId,
+      chat: { id: phone.number, kind: "phone", pushName: phone.name },
+      fromMe: false,
+      body,
+      editId: `SIMEDIT-${randomBytes(8).toString("hex").toUpperCase()}`,
+      timestamp: new Date(),
+    });
+    return message;
+  }
+
   /** The customer calls the company number (an offer). */
   async customerCall(number: string, isVideo: boolean, name?: string): Promise<SimMessage> {
     this.assertConnected();
@@ -447,6 +536,77 @@ export class SimulatorSession implements ChannelSession {
     this.book.push(phone, entry);
     await this.options.emit({ type: "call", callId, from: { id: phone.number, kind: "phone", pushName: phone.name }, isVideo, status: "offer" });
     return entry;
+  }
+
+  // ─── The connection drops and comes back (issue 21) ─────────────────────────────────────────────
+
+  /** WhatsApp's connection is lost: TIMEOUT (connectionLost), sends are refused until `restoreConnection`. */
+  async dropConnection(): Promise<boolean> {
+    if (this.state !== "connected") return false;
+    this.state = "opening";
+    await this.options.emit({ type: "status", status: "TIMEOUT", reason: "connectionLost", retries: 1 });
+    return true;
+  }
+
+  /** The dropped connection is back: CONNECTED again (what waited for it is delivered). */
+  async restoreConnection(): Promise<boolean> {
+    if (this.state !== "opening" || !(await this.isPaired())) return false;
+    this.state = "connected";
+    await this.options.emit({ type: "status", status: "CONNECTED", account: this.accountNumber, retries: 0 });
+    return true;
+  }
+
+  // ─── Groups (issue 21): a subject, several participants, messages from any of them ──────────────
+
+  /** Creates a group with the company number and these phones as members. */
+  createGroup(subject: string, participants: { number: string; name?: string }[]): SimGroup {
+    if (this.book.groups.size >= MAX_PHONES) this.book.groups.delete(this.book.groups.keys().next().value!);
+    const members = participants.map((p) => this.addPhone(p.number, p.name));
+    // WhatsApp group ids are 18 digits starting 120363.
+    const digits = String(Number.parseInt(randomBytes(5).toString("hex"), 16)).padStart(12, "0");
+    const id = `120363${digits.slice(-12)}`;
+    const group: SimGroup = { number: id, name: subject, participants: members.map((m) => m.number), messages: [] };
+    this.book.groups.set(id, group);
+    return group;
+  }
+
+  private groupOf(groupId: string): SimGroup {
+    const group = this.book.groups.get(groupId);
+    if (!group) throw new SimulatorError("ERR_SIMULATOR_NO_MESSAGE");
+    return group;
+  }
+
+  /** The group's subject changes, as WhatsApp's groups.update tells the company number. */
+  async renameGroup(groupId: string, subject: string): Promise<SimGroup> {
+    this.assertConnected();
+    const group = this.groupOf(groupId);
+    group.name = subject;
+    await this.options.emit({ type: "contacts", contacts: [{ address: { id: group.number, kind: "group" }, name: subject }] });
+    return group;
+  }
+
+  /** A participant writes in the group: the chat is the group (named after its subject), the sender its participant. */
+  async groupSend(groupId: string, from: string, body: string): Promise<SimGroupMessage> {
+    this.assertConnected();
+    const group = this.groupOf(groupId);
+    const phone = this.book.phones.get(from);
+    if (!phone || !group.participants.includes(from)) throw new SimulatorError("ERR_WAPP_INVALID_CONTACT");
+    const id = `SIMG-${randomBytes(10).toString("hex").toUpperCase()}`;
+    const message: SimGroupMessage = { id, direction: "out", kind: "chat", body, ack: 1, deleted: false, timestamp: new Date(), from };
+    this.book.push(group, message);
+    await this.options.emit({
+      type: "message",
+      message: {
+        providerMessageId: id,
+        chat: { id: group.number, kind: "group", pushName: group.name },
+        participant: { id: phone.number, kind: "phone", pushName: phone.name },
+        fromMe: false,
+        kind: "chat",
+        body,
+        timestamp: message.timestamp,
+      },
+    });
+    return message;
   }
 
   /** The customer's phone acknowledges a company message (delivered, read, played). */

@@ -5,12 +5,17 @@
  * Not registered at all when SIMULATOR_ENABLED=false (every path answers 404).
  * It lives with the simulator provider because it drives that provider's own classes (phones, customer
  * messages); domain modules see only the ChannelProvider interface.
+ * The phones live in the memory of the process that runs the connection: a call that lands on another
+ * process is run on the owner through the session relay (messages/sessionRelay.ts) and answered with the
+ * owner's status, headers and body.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import {
   simulatorAckBody,
+  simulatorEditBody,
+  simulatorReactionBody,
   simulatorCallBody,
   simulatorConnectionParams,
   simulatorInboundBody,
@@ -33,6 +38,28 @@ import { isAdmin } from "@balcao/shared";
 import { actorOf, bearerToken, requireAdmin } from "../../http/auth";
 import { AppError, forbidden, notFound } from "../../http/errors";
 import { sniffMimeType } from "../../modules/media/sniff";
+import { sessionRelayOf } from "../../modules/messages/sessionRelay";
+import { registerSimulatorExtraRoutes } from "./extraRoutes";
+
+/** Marks a call already relayed to the owner: it is never relayed again. */
+const RELAYED = "x-balcao-relayed";
+/** Request headers a relayed call carries. */
+const CALL_HEADERS = ["authorization", "content-type", "accept-language"] as const;
+/** Answer headers a relayed call brings back. */
+const ANSWER_HEADERS = ["content-type", "content-security-policy", "content-disposition", "x-content-type-options", "cache-control"] as const;
+
+interface RelayedCall {
+  method: "GET" | "POST" | "DELETE";
+  url: string;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+interface RelayedAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
 
 type ConnectionRow = typeof connections.$inferSelect;
 
@@ -54,6 +81,8 @@ function presentMessage(m: SimMessage): SimulatorMessageDTO {
     ...(m.media && { mimeType: m.media.mimeType, fileName: m.media.fileName, ...(m.media.voice !== undefined && { voice: m.media.voice }) }),
     ...(m.quotedId && { quotedId: m.quotedId }),
     timestamp: m.timestamp.toISOString(),
+    ...(m.reaction && { reaction: m.reaction }),
+    ...(m.edited && { edited: true }),
   };
 }
 
@@ -117,6 +146,52 @@ export function registerSimulatorRoutes(app: App): void {
     }
   };
 
+  /**
+   * When another process runs the connection, runs this call there and answers with its response (true);
+   * false when it is to be served here.
+   */
+  const relay = sessionRelayOf(ctx);
+  const onOwner = async (request: FastifyRequest, reply: FastifyReply, row: ConnectionRow): Promise<boolean> => {
+    if (request.headers[RELAYED] || ctx.channels.isLocal(row.id) || !(await relay.ownedElsewhere(row.id))) return false;
+    const headers: Record<string, string> = {};
+    for (const name of CALL_HEADERS) {
+      const value = request.headers[name];
+      if (typeof value === "string") headers[name] = value;
+    }
+    if (request.body === undefined) delete headers["content-type"];
+    const payload: RelayedCall = {
+      method: request.method as RelayedCall["method"],
+      url: request.url,
+      headers,
+      ...(request.body !== undefined && { body: request.body }),
+    };
+    let answer: RelayedAnswer;
+    try {
+      answer = (await relay.call({ kind: "call", route: "simulator", companyId: row.companyId, connectionId: row.id, payload })) as RelayedAnswer;
+    } catch {
+      throw new AppError("ERR_WAPP_NOT_INITIALIZED", 400);
+    }
+    reply.status(answer.status).headers(answer.headers);
+    await reply.send(Buffer.from(answer.body, "base64"));
+    return true;
+  };
+  const stopRelay = relay.handle("simulator", async ({ payload }) => {
+    const call = payload as RelayedCall;
+    const res = await app.inject({
+      method: call.method,
+      url: call.url,
+      headers: { ...call.headers, [RELAYED]: "1" },
+      ...(call.body !== undefined && { payload: JSON.stringify(call.body) }),
+    });
+    const headers: Record<string, string> = {};
+    for (const name of ANSWER_HEADERS) {
+      const value = res.headers[name];
+      if (typeof value === "string") headers[name] = value;
+    }
+    return { status: res.statusCode, headers, body: res.rawPayload.toString("base64") } satisfies RelayedAnswer;
+  });
+  app.addHook("onClose", async () => stopRelay());
+
   const phones = (row: ConnectionRow): SimulatorPhoneDTO[] => [...provider().phoneBook(row.id).phones.values()].map(presentPhone);
 
   app.get("/simulator/connections", { preHandler: app.authenticate, schema: { tags } }, async (request) => {
@@ -133,8 +208,9 @@ export function registerSimulatorRoutes(app: App): void {
   app.get(
     "/simulator/:connectionId",
     { schema: { params: simulatorConnectionParams, querystring: simulatorKeyQuery, tags } },
-    async (request): Promise<SimulatorStateDTO> => {
+    async (request, reply): Promise<SimulatorStateDTO | FastifyReply> => {
       const row = await access(request, request.params.connectionId);
+      if (await onOwner(request, reply, row)) return reply;
       // Attendants and link holders play customers; only an admin sees (and so can scan) the pairing code.
       const showCode = !!request.actor && isAdmin(request.actor);
       return {
@@ -195,7 +271,11 @@ export function registerSimulatorRoutes(app: App): void {
   app.get(
     "/simulator/:connectionId/phones",
     { schema: { params: simulatorConnectionParams, querystring: simulatorKeyQuery, tags } },
-    async (request) => phones(await access(request, request.params.connectionId)),
+    async (request, reply) => {
+      const row = await access(request, request.params.connectionId);
+      if (await onOwner(request, reply, row)) return reply;
+      return phones(row);
+    },
   );
 
   app.post(
@@ -203,6 +283,7 @@ export function registerSimulatorRoutes(app: App): void {
     { schema: { params: simulatorConnectionParams, querystring: simulatorKeyQuery, body: simulatorPhoneBody, tags } },
     async (request, reply) => {
       const row = await access(request, request.params.connectionId);
+      if (await onOwner(request, reply, row)) return reply;
       const phone = await guard(async () => live(row).addPhone(request.body.number, request.body.name));
       return reply.status(201).send(presentPhone(phone));
     },
@@ -211,8 +292,9 @@ export function registerSimulatorRoutes(app: App): void {
   app.get(
     "/simulator/:connectionId/phones/:number/messages",
     { schema: { params: simulatorPhoneParams, querystring: simulatorKeyQuery, tags } },
-    async (request) => {
+    async (request, reply) => {
       const row = await access(request, request.params.connectionId);
+      if (await onOwner(request, reply, row)) return reply;
       const phone = provider().phoneBook(row.id).phones.get(request.params.number);
       return (phone?.messages ?? []).map(presentMessage);
     },
@@ -223,6 +305,7 @@ export function registerSimulatorRoutes(app: App): void {
     { schema: { params: simulatorPhoneParams, querystring: simulatorKeyQuery, body: simulatorInboundBody, tags } },
     async (request, reply) => {
       const row = await access(request, request.params.connectionId);
+      if (await onOwner(request, reply, row)) return reply;
       const body = request.body;
       const input: CustomerMessage =
         "data" in body || body.type === "image" || body.type === "video" || body.type === "document" || body.type === "audio"
@@ -238,6 +321,7 @@ export function registerSimulatorRoutes(app: App): void {
     { schema: { params: simulatorMessageParams, querystring: simulatorKeyQuery, tags } },
     async (request, reply) => {
       const row = await access(request, request.params.connectionId);
+      if (await onOwner(request, reply, row)) return reply;
       await guard(() => live(row).customerDelete(request.params.number, request.params.messageId));
       return reply.status(204).send();
     },
@@ -248,8 +332,32 @@ export function registerSimulatorRoutes(app: App): void {
     { schema: { params: simulatorMessageParams, querystring: simulatorKeyQuery, body: simulatorAckBody, tags } },
     async (request, reply) => {
       const row = await access(request, request.params.connectionId);
+      if (await onOwner(request, reply, row)) return reply;
       await guard(() => live(row).customerAck(request.params.number, request.params.messageId, request.body.ack));
       return reply.status(204).send();
+    },
+  );
+
+  // Issue 21: the customer reacts to a message (theirs or the company's) and edits one of their texts.
+  app.post(
+    "/simulator/:connectionId/phones/:number/messages/:messageId/reaction",
+    { schema: { params: simulatorMessageParams, querystring: simulatorKeyQuery, body: simulatorReactionBody, tags } },
+    async (request, reply) => {
+      const row = await access(request, request.params.connectionId);
+      if (await onOwner(request, reply, row)) return reply;
+      const message = await guard(() => live(row).customerReact(request.params.number, request.params.messageId, request.body.emoji));
+      return presentMessage(message);
+    },
+  );
+
+  app.post(
+    "/simulator/:connectionId/phones/:number/messages/:messageId/edit",
+    { schema: { params: simulatorMessageParams, querystring: simulatorKeyQuery, body: simulatorEditBody, tags } },
+    async (request, reply) => {
+      const row = await access(request, request.params.connectionId);
+      if (await onOwner(request, reply, row)) return reply;
+      const message = await guard(() => live(row).customerEdit(request.params.number, request.params.messageId, request.body.body));
+      return presentMessage(message);
     },
   );
 
@@ -258,6 +366,7 @@ export function registerSimulatorRoutes(app: App): void {
     { schema: { params: simulatorMessageParams, querystring: simulatorKeyQuery, tags } },
     async (request, reply) => {
       const row = await access(request, request.params.connectionId);
+      if (await onOwner(request, reply, row)) return reply;
       const message = provider()
         .phoneBook(row.id)
         .phones.get(request.params.number)
@@ -282,8 +391,12 @@ export function registerSimulatorRoutes(app: App): void {
     { schema: { params: simulatorPhoneParams, querystring: simulatorKeyQuery, body: simulatorCallBody, tags } },
     async (request, reply) => {
       const row = await access(request, request.params.connectionId);
+      if (await onOwner(request, reply, row)) return reply;
       const call = await guard(() => live(row).customerCall(request.params.number, request.body?.isVideo ?? false));
       return reply.status(201).send(presentMessage(call));
     },
   );
+
+  // Issue 21: groups, and the connection dropping and coming back (extraRoutes.ts).
+  registerSimulatorExtraRoutes(app, { access, onOwner, live, guard, provider, presentMessage });
 }

@@ -117,3 +117,27 @@ export const connectionAuthKeys = pgTable(
   },
   (t) => [primaryKey({ columns: [t.connectionId, t.type, t.keyId] })],
 );
+
+/**
+ * A connection's health timeline (issue 21): one row per status change (`kind` status) with its mapped reason,
+ * and one per alert sent to the admins (`kind` alert). Read by GET /whatsapp/:id/health.
+ */
+export const connectionEvents = pgTable(
+  "connection_events",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    connectionId: integer("connection_id")
+      .notNull()
+      .references(() => connections.id, { onDelete: "cascade" }),
+    kind: varchar("kind", { length: 10 }).notNull().default("status"),
+    status: varchar("status", { length: 20 }).notNull(),
+    reason: varchar("reason", { length: 40 }),
+    detail: varchar("detail", { length: 300 }),
+    retries: integer("retries").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("connection_events_company_connection_created_idx").on(t.companyId, t.connectionId, t.createdAt)],
+);

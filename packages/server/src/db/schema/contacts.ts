@@ -27,6 +27,8 @@ export const contacts = pgTable(
     index("contacts_company_name_idx").on(t.companyId, t.name, t.id),
     // Substring search on names ignoring case and accents (db/search.ts).
     index("contacts_name_trgm_idx").using("gin", foldIndexExpression(t.name)),
+    // Substring search on number digits (ticket search; migration 0015).
+    index("contacts_number_trgm_idx").using("gin", sql`${t.number} gin_trgm_ops`),
   ],
 );
 

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex, varchar, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, varchar, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { connections } from "./connections";
 import { contacts } from "./contacts";
 import { companies, timestamps } from "./core";
@@ -39,6 +39,8 @@ export const messages = pgTable(
     ack: integer("ack").notNull().default(0),
     isDeleted: boolean("is_deleted").notNull().default(false),
     isEdited: boolean("is_edited").notNull().default(false),
+    /** When the body was last replaced by an edit (issue 21); earlier texts are in message_edits. */
+    editedAt: timestamp("edited_at", { withTimezone: true }),
     /** Outbound delivery: pending | sent | failed. */
     status: varchar("status", { length: 10 }).notNull().default("sent"),
     /** Raw provider payload, server-side only. */
@@ -56,5 +58,48 @@ export const messages = pgTable(
       .where(sql`${t.quotedMsgId} is not null`),
     // Ticket search by message text (db/search.ts).
     index("messages_body_trgm_idx").using("gin", foldIndexExpression(t.body)),
+  ],
+);
+
+/**
+ * Reactions to a message (issue 21): one per sender — the customer's chat id, a group participant's id, or
+ * "me" for the company's own reaction. A new emoji from the same sender replaces it; "" deletes the row.
+ */
+export const messageReactions = pgTable(
+  "message_reactions",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    messageId: integer("message_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    sender: varchar("sender", { length: 100 }).notNull(),
+    emoji: varchar("emoji", { length: 32 }).notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("message_reactions_company_message_sender_uq").on(t.companyId, t.messageId, t.sender)],
+);
+
+/** The texts an edited message had before (issue 21), each with the time it was replaced. */
+export const messageEdits = pgTable(
+  "message_edits",
+  {
+    id: serial("id").primaryKey(),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id, { onDelete: "cascade" }),
+    messageId: integer("message_id")
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    previousBody: text("previous_body").notNull(),
+    /** The provider's id of the edit itself, when it has one: a redelivered edit is recognised. */
+    providerEditId: varchar("provider_edit_id", { length: 128 }),
+    editedAt: timestamp("edited_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("message_edits_company_message_idx").on(t.companyId, t.messageId, t.editedAt),
+    uniqueIndex("message_edits_company_message_provider_uq").on(t.companyId, t.messageId, t.providerEditId),
   ],
 );

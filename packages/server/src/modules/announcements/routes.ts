@@ -4,11 +4,19 @@ import { z } from "zod";
 import type { App } from "../../app";
 import { actorOf, requireSuper } from "../../http/auth";
 import { AppError } from "../../http/errors";
-import { receiveMultipart } from "../../http/uploads";
+import { receiveMultipart, type MultipartForm } from "../../http/uploads";
 import { INLINE_TYPES } from "../media/sniff";
 import { AnnouncementsService, type UploadedFile } from "./service";
 
 const mediaParams = idParams.extend({ mediaId: z.string().uuid() });
+
+/** The announcement's attachment: one file within ANNOUNCEMENT_MEDIA_MAX_BYTES. */
+const mediaForm: MultipartForm = {
+  description: "The announcement's attachment (replaces the previous one).",
+  fields: z.object({}),
+  file: { name: "file", description: "The image: .png, .jpg or .jpeg, its bytes checked (any file field name is taken)", required: true },
+  limits: { fileBytes: ANNOUNCEMENT_MEDIA_MAX_BYTES, totalBytes: ANNOUNCEMENT_MEDIA_MAX_BYTES, files: 1, fields: 5, fieldBytes: 1000 },
+};
 
 export function registerAnnouncementRoutes(app: App): void {
   const announcements = new AnnouncementsService(app.ctx);
@@ -38,28 +46,26 @@ export function registerAnnouncementRoutes(app: App): void {
   );
 
   // Multipart, one file (field `file`, as the reference client sends it; any field name is taken).
-  app.post("/announcements/:id/media-upload", { ...auth, schema: { params: idParams, tags: ["announcements"] } }, async (request) => {
-    const actor = actorOf(request);
-    // Before reading any bytes: only super users upload.
-    requireSuper(actor);
-    if (!request.isMultipart()) throw new AppError("ERR_VALIDATION", 400);
-    // Streamed to a temporary file within the route's limit (http/uploads.ts), never whole in memory.
-    const received = await receiveMultipart(request, path.join(app.ctx.config.dataDir, "tmp", "uploads"), {
-      fileBytes: ANNOUNCEMENT_MEDIA_MAX_BYTES,
-      totalBytes: ANNOUNCEMENT_MEDIA_MAX_BYTES,
-      files: 1,
-      fields: 5,
-      fieldBytes: 1000,
-    });
-    try {
-      const upload: UploadedFile | undefined = received.files[0];
-      if (!upload) throw new AppError("ERR_VALIDATION", 400);
-      return await announcements.uploadMedia(actor, request.params.id, upload);
-    } finally {
-      // A file moved into the media store is gone from the temporary folder; this removes the rest.
-      await received.cleanup();
-    }
-  });
+  app.post(
+    "/announcements/:id/media-upload",
+    { ...auth, config: { multipart: mediaForm }, schema: { params: idParams, tags: ["announcements"] } },
+    async (request) => {
+      const actor = actorOf(request);
+      // Before reading any bytes: only super users upload.
+      requireSuper(actor);
+      if (!request.isMultipart()) throw new AppError("ERR_VALIDATION", 400);
+      // Streamed to a temporary file within the route's limit (http/uploads.ts), never whole in memory.
+      const received = await receiveMultipart(request, path.join(app.ctx.config.dataDir, "tmp", "uploads"));
+      try {
+        const upload: UploadedFile | undefined = received.files[0];
+        if (!upload) throw new AppError("ERR_VALIDATION", 400);
+        return await announcements.uploadMedia(actor, request.params.id, upload);
+      } finally {
+        // A file moved into the media store is gone from the temporary folder; this removes the rest.
+        await received.cleanup();
+      }
+    },
+  );
   app.delete("/announcements/:id/media-upload", { ...auth, schema: { params: idParams, tags: ["announcements"] } }, (request) =>
     announcements.removeMedia(actorOf(request), request.params.id),
   );

@@ -114,7 +114,11 @@ async function sentPerContact(companyId: number, campaignId: number): Promise<nu
 /** What every simulated phone received, over the instances that ran the connection. */
 const received = (owners: Instance[], connectionId: number, number: string) => owners.flatMap((o) => phoneInbox(o.ctx, connectionId, number));
 
-describe("a process killed mid-campaign", () => {
+// Every case starts or kills server processes and waits on polls of up to 40 s: vitest's 30 s default would cut
+// them short on a loaded machine whatever their outcome.
+const CRASH_CASE = { timeout: 120_000 };
+
+describe("a process killed mid-campaign", CRASH_CASE, () => {
   // Random crash points, before the WhatsApp call (the message is stored, not sent) and after it (sent, not
   // yet recorded), repeated.
   const points = (["afterClaim", "afterSend", "afterClaim", "afterSend"] as const).map((point) => ({ point, at: 1 + Math.floor(Math.random() * 6) }));
@@ -199,7 +203,7 @@ function spawnServer(): { child: ChildProcess; owner: Promise<string> } {
   return { child, owner };
 }
 
-describe("kill -9 of the server process running the campaign", () => {
+describe("kill -9 of the server process running the campaign", CRASH_CASE, () => {
   // Killed after a random number of delivered messages (so at a random point of the claim / send / record
   // cycle), repeated. The killed process's simulated phones die with it, so the evidence is the database:
   // every contact has exactly one campaign message that reached WhatsApp.
@@ -262,7 +266,7 @@ describe("kill -9 of the server process running the campaign", () => {
   );
 });
 
-describe("two processes at once", () => {
+describe("two processes at once", CRASH_CASE, () => {
   it("both run the campaign's jobs and race its ticks; every contact gets exactly one message", async () => {
     const a = await instance();
     const b = await instance();

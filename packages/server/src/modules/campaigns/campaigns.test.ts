@@ -3,15 +3,18 @@
  * settings, runs to FINALIZADA (rotation, variables, confirmations, pause on a disconnected connection,
  * pacing on a fake clock) and live `campaign` events. Crashes and two processes: campaigns.crash.test.ts.
  */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CampaignDetailDTO, CampaignDTO, CampaignEvent, CampaignSettingRow, CampaignShippingListResponse } from "@balcao/shared";
 import type { App } from "../../app";
-import { companies, messages } from "../../db/schema";
+import { companies, mediaFiles, messages } from "../../db/schema";
 import { buildTenant, collectEvents, connectSocket, type Session } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/testApp";
-import { CAMPAIGN_START_JOB, campaignJobKey, dispatcherFor, pacingDelayMs, variantFor, type Clock } from "./dispatcher";
+import { CAMPAIGN_START_JOB, campaignJobKey, DEFAULT_DISPATCHER_OPTIONS, dispatcherFor, pacingDelayMs, variantFor, type Clock } from "./dispatcher";
 import { phoneInbox, seedList } from "../../test/campaigns";
+import { CAMPAIGN_MEDIA_MAX_BYTES } from "./routes";
 
 const poll = <T>(fn: () => T | Promise<T>, timeout = 20_000) => expect.poll(fn, { timeout, interval: 100 });
 
@@ -325,6 +328,42 @@ describe("media upload", () => {
     const notMultipart = await api(d.adminSession, "POST", `/campaigns/${c.id}/media-upload`, { file: "x" });
     expect(notMultipart.statusCode).toBe(400);
   });
+
+  it("streams the file to disk within CAMPAIGN_MEDIA_MAX_BYTES: oversize 413, a traversal name kept as a base name, the type sniffed, no temporary file left", async () => {
+    const d = await desk();
+    const c = (await api(d.adminSession, "POST", "/campaigns", { name: "Anexo" })).json() as CampaignDTO;
+    const send = (fileName: string, data: Buffer, type: string) => {
+      const boundary = "----campaign-stream";
+      return t.app.inject({
+        method: "POST",
+        url: `/api/campaigns/${c.id}/media-upload`,
+        headers: { ...d.adminSession.headers, "content-type": `multipart/form-data; boundary=${boundary}` },
+        payload: Buffer.concat([
+          Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: ${type}\r\n\r\n`),
+          data,
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]),
+      });
+    };
+    const tooBig = await send("grande.pdf", Buffer.alloc(CAMPAIGN_MEDIA_MAX_BYTES + 1, 1), "application/pdf");
+    expect(tooBig.statusCode).toBe(413);
+    expect(tooBig.json()).toMatchObject({ error: "ERR_PAYLOAD_TOO_LARGE" });
+    expect((await api(d.adminSession, "GET", `/campaigns/${c.id}`)).json()).toMatchObject({ mediaPath: null });
+    // A page declared as an image is stored with its sniffed type; the name loses its folders.
+    const html = Buffer.from("<!doctype html><html><script>alert(1)</script></html>");
+    const up = await send("../../../etc/passwd.png", html, "image/png");
+    expect(up.statusCode, up.body).toBe(200);
+    expect(up.json()).toMatchObject({ mediaName: "passwd.png" });
+    const [record] = await t.ctx.database.db
+      .select()
+      .from(mediaFiles)
+      .where(eq(mediaFiles.id, up.json().mediaPath as string));
+    expect(record).toMatchObject({ size: html.length, companyId: d.company.id });
+    expect(record!.mimeType).not.toBe("image/png");
+    expect(record!.storageKey.startsWith(`${d.company.id}/`)).toBe(true);
+    expect(readFileSync(path.join(t.config.dataDir, "media", record!.storageKey)).equals(html)).toBe(true);
+    expect(readdirSync(path.join(t.config.dataDir, "tmp", "uploads"))).toEqual([]);
+  });
 });
 
 describe("dispatch", () => {
@@ -395,6 +434,41 @@ describe("dispatch", () => {
       adminSocket.disconnect();
       userSocket.disconnect();
       otherSocket.disconnect();
+    }
+  });
+
+  it("a large campaign's counters are recounted at most once per interval while it sends, and its last state still arrives", async () => {
+    const d = await desk();
+    await api(d.adminSession, "POST", "/campaign-settings", { settings: fast });
+    const list = await seedList(t.ctx, d.company.id, 6);
+    const adminSocket = await connectSocket(t.app, d.adminSession.token);
+    const seen = collectEvents<CampaignEvent>(adminSocket, "campaign");
+    const dispatcher = dispatcherFor(t.ctx);
+    // Every campaign counts as large here, and one interval outlasts the whole run.
+    dispatcher.configure({ progressRecountRows: 0, progressIntervalMs: 600_000 });
+    try {
+      const c = (
+        await api(d.adminSession, "POST", "/campaigns", {
+          name: "Grande",
+          message1: "Oi {nome}",
+          whatsappId: d.connectionId,
+          contactListId: list.id,
+          scheduledAt: inSeconds(0.5),
+        })
+      ).json() as CampaignDTO;
+      const done = await waitStatus(d.adminSession, c.id, "FINALIZADA");
+      expect(done.counts.delivered).toBe(6);
+      const progress = () => seen.filter((e) => e.action === "progress" && e.campaignId === c.id);
+      // The last event carries the final counters; fewer recounts than the six sends.
+      await poll(() => {
+        const last = progress().at(-1);
+        return last?.action === "progress" ? last.counts.delivered : null;
+      }).toBe(6);
+      expect(progress().length).toBeLessThan(6);
+    } finally {
+      const { progressRecountRows, progressIntervalMs } = DEFAULT_DISPATCHER_OPTIONS;
+      dispatcher.configure({ progressRecountRows, progressIntervalMs });
+      adminSocket.disconnect();
     }
   });
 

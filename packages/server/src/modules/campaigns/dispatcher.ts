@@ -42,7 +42,7 @@ import { campaignSettingsFromRows, renderCampaignMessage, type CampaignSettings,
 import type { AppContext } from "../../context";
 import type { Tx } from "../../db/client";
 import { campaignSettings, campaignShippings, campaigns, connectionLeases, connections, mediaFiles, messages, tickets } from "../../db/schema";
-import type { ChannelError } from "../../channels/types";
+import type { DeliveryFailure } from "../messages/service";
 import { resolveInboundContact } from "../contacts/identity";
 import { previewOf } from "../messages/labels";
 import { presentMessagesById } from "../messages/presenter";
@@ -106,6 +106,13 @@ export interface DispatcherOptions {
   confirmationRecheckMs: number;
   /** …and the campaign finishes once the last request is this old without a reply. */
   confirmationWindowMs: number;
+  /**
+   * Progress counters are recounted over every shipping row, so a campaign with more valid contacts than
+   * `progressRecountRows` is recounted at most once per `progressIntervalMs` while it sends; the last state
+   * follows before the runner waits longer than that or stops. Smaller campaigns recount after every send.
+   */
+  progressRecountRows: number;
+  progressIntervalMs: number;
   /** Test hooks around the send: throw SimulatedCrash to play a process killed there. */
   faults?: {
     afterClaim?: (work: Work) => Promise<void> | void;
@@ -121,6 +128,8 @@ export const DEFAULT_DISPATCHER_OPTIONS: DispatcherOptions = {
   pauseRecheckMs: 30_000,
   confirmationRecheckMs: 30_000,
   confirmationWindowMs: 24 * 60 * 60 * 1000,
+  progressRecountRows: 1000,
+  progressIntervalMs: 1000,
 };
 
 /** Seconds → milliseconds to wait after the `sent`-th message of the run (1-based). */
@@ -136,12 +145,13 @@ export function variantFor(texts: readonly string[], position: number): string {
   return variants[(Math.max(position, 1) - 1) % variants.length]!;
 }
 
-const FAILURE_CODES: Record<ChannelError["code"], ErrorCode> = {
+const FAILURE_CODES: Record<DeliveryFailure, ErrorCode> = {
   NOT_CONNECTED: "ERR_WAPP_NOT_INITIALIZED",
   INVALID_NUMBER: "ERR_WAPP_INVALID_CONTACT",
   SEND_FAILED: "ERR_SENDING_WAPP_MSG",
   DELETE_FAILED: "ERR_SENDING_WAPP_MSG",
   UNSUPPORTED: "ERR_SENDING_WAPP_MSG",
+  OUTSIDE_WINDOW: "ERR_OUTSIDE_WHATSAPP_WINDOW",
 };
 
 export interface Work {
@@ -163,6 +173,8 @@ export class CampaignDispatcher {
   private readonly abort = new AbortController();
   /** Set after a SimulatedCrash: this "process" is dead and does nothing more. */
   private dead = false;
+  /** Per campaign (`companyId:id`): when its counters were last recounted here, their size, and whether a send since is not in them. */
+  private readonly progress = new Map<string, { at: number; rows: number; due: boolean }>();
 
   constructor(
     private readonly ctx: AppContext,
@@ -297,11 +309,16 @@ export class CampaignDispatcher {
       }
       throw err;
     } finally {
-      if (!this.dead)
+      if (!this.dead) {
+        // Throttled counters (recordProgress): the run's last sends reach the report before the runner lets go.
+        await this.flushProgress({ companyId, id: campaignId }).catch((err: unknown) =>
+          this.ctx.log.warn({ err, companyId, campaignId }, "campaign progress not recorded"),
+        );
         await this.db
           .update(campaigns)
           .set({ runOwner: null, runLeaseUntil: null })
           .where(and(eq(campaigns.companyId, companyId), eq(campaigns.id, campaignId), eq(campaigns.runOwner, token)));
+      }
     }
   }
 
@@ -336,6 +353,7 @@ export class CampaignDispatcher {
       const wait = c.nextSendAt ? c.nextSendAt.getTime() - this.clock.now().getTime() : 0;
       if (wait > 0) {
         if (!(await this.renewLease(companyId, campaignId, token, wait))) return;
+        if (this.progressStaleFor(c) < wait) await this.flushProgress(c);
         await this.clock.sleep(wait, this.abort.signal);
         continue;
       }
@@ -567,7 +585,7 @@ export class CampaignDispatcher {
   }
 
   /** Records the outcome of a send. Guarded by the attempt: a row someone else settled meanwhile is left alone. */
-  private async settle(c: CampaignRow, work: Work, settings: CampaignSettings, failure: ChannelError["code"] | null): Promise<void> {
+  private async settle(c: CampaignRow, work: Work, settings: CampaignSettings, failure: DeliveryFailure | null): Promise<void> {
     await this.db.transaction(async (tx) => {
       const [row] = await tx
         .select()
@@ -691,7 +709,7 @@ export class CampaignDispatcher {
         )
         .returning({ campaignId: campaignShippings.campaignId });
       const ids = [...new Set(rows.map((r) => r.campaignId))];
-      for (const id of ids) await this.recordProgress(tx, { companyId, id });
+      for (const id of ids) await this.recordProgress(tx, { companyId, id }, true);
       return ids;
     });
     for (const id of confirmed) await this.enqueueTick(companyId, id);
@@ -747,7 +765,19 @@ export class CampaignDispatcher {
     if (campaign) await this.ctx.events.record(tx, { type: "campaigns.updated", companyId, campaign });
   }
 
-  private async recordProgress(tx: Tx, c: { companyId: number; id: number }): Promise<void> {
+  /**
+   * The report's counters as a `campaigns.progress` event. A recount reads all the campaign's shipping rows:
+   * unless `force`d, a large campaign (progressRecountRows) recounted here less than progressIntervalMs ago is
+   * only marked due, and flushProgress records it when the runner waits or stops.
+   */
+  private async recordProgress(tx: Tx, c: { companyId: number; id: number }, force = false): Promise<void> {
+    const key = `${c.companyId}:${c.id}`;
+    const now = this.clock.now().getTime();
+    const last = this.progress.get(key);
+    if (!force && last && last.rows > this.options.progressRecountRows && now - last.at < this.options.progressIntervalMs) {
+      last.due = true;
+      return;
+    }
     const [row] = await tx
       .select({ contactListId: campaigns.contactListId })
       .from(campaigns)
@@ -755,6 +785,24 @@ export class CampaignDispatcher {
       .limit(1);
     const counts = await campaignCounts(tx, c.companyId, { id: c.id, contactListId: row?.contactListId ?? null });
     await this.ctx.events.record(tx, { type: "campaigns.progress", companyId: c.companyId, campaignId: c.id, counts });
+    this.progress.set(key, { at: now, rows: counts.validContacts, due: false });
+  }
+
+  /** How long until a due recount may run (Infinity when none is due). */
+  private progressStaleFor(c: { companyId: number; id: number }): number {
+    const last = this.progress.get(`${c.companyId}:${c.id}`);
+    if (!last?.due) return Infinity;
+    return last.at + this.options.progressIntervalMs - this.clock.now().getTime();
+  }
+
+  /** Records the counters a throttled send left due. */
+  private async flushProgress(c: { companyId: number; id: number }): Promise<void> {
+    const key = `${c.companyId}:${c.id}`;
+    if (!this.progress.get(key)?.due) {
+      this.progress.delete(key);
+      return;
+    }
+    await this.db.transaction((tx) => this.recordProgress(tx, c, true));
   }
 }
 

@@ -1,15 +1,24 @@
 import { campaignBody, campaignListQuery, campaignSettingsBody, campaignShippingQuery, idParams } from "@balcao/shared";
-import type { MultipartFile } from "@fastify/multipart";
+import path from "node:path";
 import type { FastifyRequest } from "fastify";
+import { z } from "zod";
 import type { App } from "../../app";
 import { actorOf } from "../../http/auth";
 import { AppError } from "../../http/errors";
-import { asUploadError } from "../../http/multipart";
+import { receiveMultipart, type MultipartForm, type UploadedFile } from "../../http/uploads";
 import { dispatcherFor } from "./dispatcher";
-import { CampaignsService, type UploadedFile } from "./service";
+import { CampaignsService } from "./service";
 
 /** A campaign's attachment (image, video, audio or document sent with the message). */
 export const CAMPAIGN_MEDIA_MAX_BYTES = 16 * 1024 * 1024;
+
+/** The campaign's attachment: one file within CAMPAIGN_MEDIA_MAX_BYTES. */
+const mediaForm: MultipartForm = {
+  description: "The campaign's attachment, sent with its message (replaces the previous one).",
+  fields: z.object({}),
+  file: { name: "file", description: "The file (image, video, audio or document; any file field name is taken)", required: true },
+  limits: { fileBytes: CAMPAIGN_MEDIA_MAX_BYTES, totalBytes: CAMPAIGN_MEDIA_MAX_BYTES, files: 1, fields: 5, fieldBytes: 1000 },
+};
 
 /** Routes of spec §7 (see packages/shared/src/schemas/campaigns.ts for the payloads). Admins only. */
 export function registerCampaignRoutes(app: App): void {
@@ -57,22 +66,18 @@ export function registerCampaignRoutes(app: App): void {
   );
 
   // Multipart, one file (field `file` as the spec's client sends it; any field name is taken).
-  app.post("/campaigns/:id/media-upload", { ...guarded, schema: { params: idParams, tags } }, async (request) => {
+  app.post("/campaigns/:id/media-upload", { ...guarded, config: { multipart: mediaForm }, schema: { params: idParams, tags } }, async (request) => {
     if (!request.isMultipart()) throw new AppError("ERR_VALIDATION", 400);
-    let upload: UploadedFile | undefined;
+    // Streamed to a temporary file within the limit (http/uploads.ts), never whole in memory (issue 11).
+    const received = await receiveMultipart(request, path.join(app.ctx.config.dataDir, "tmp", "uploads"));
     try {
-      for await (const part of request.parts({ limits: { fileSize: CAMPAIGN_MEDIA_MAX_BYTES, files: 1, fields: 5, fieldSize: 1000 } })) {
-        if (part.type !== "file") continue;
-        const file = part as MultipartFile;
-        const data = await file.toBuffer();
-        if (file.file.truncated) throw new AppError("ERR_PAYLOAD_TOO_LARGE", 413, { limit: CAMPAIGN_MEDIA_MAX_BYTES });
-        if (data.length > 0) upload = { data, fileName: file.filename, mimeType: file.mimetype };
-      }
-    } catch (err) {
-      throw asUploadError(err);
+      const upload: UploadedFile | undefined = received.files[0];
+      if (!upload) throw new AppError("ERR_VALIDATION", 400);
+      return await campaigns.uploadMedia(actorOf(request), request.params.id, upload);
+    } finally {
+      // A file moved into the media store is gone from the temporary folder; this removes the rest.
+      await received.cleanup();
     }
-    if (!upload) throw new AppError("ERR_VALIDATION", 400);
-    return campaigns.uploadMedia(actorOf(request), request.params.id, upload);
   });
   app.delete("/campaigns/:id/media-upload", { ...guarded, schema: { params: idParams, tags } }, (request) =>
     campaigns.removeMedia(actorOf(request), request.params.id),

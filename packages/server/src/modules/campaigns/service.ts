@@ -24,6 +24,7 @@ import type { Tx } from "../../db/client";
 import { campaignSettings, campaignShippings, campaigns, companies, connections, contactLists } from "../../db/schema";
 import { containsPattern, foldColumn } from "../../db/search";
 import { AppError, forbidden, notFound } from "../../http/errors";
+import type { UploadedFile } from "../../http/uploads";
 import type { Actor } from "../auth/service";
 import { MediaStore } from "../media/service";
 import { parseJson, type CampaignDispatcher } from "./dispatcher";
@@ -33,12 +34,6 @@ type CampaignRow = typeof campaigns.$inferSelect;
 type ShippingQuery = z.output<typeof campaignShippingQuery>;
 type ListQuery = z.output<typeof campaignListQuery>;
 type SettingsInput = z.output<typeof campaignSettingsBody>;
-
-export interface UploadedFile {
-  data: Buffer;
-  fileName: string;
-  mimeType?: string;
-}
 
 export class CampaignsService {
   private readonly media: MediaStore;
@@ -241,7 +236,7 @@ export class CampaignsService {
     const current = await this.find(actor.companyId, id);
     if (!isCampaignEditable({ status: current.status as CampaignStatus, scheduledAt: current.scheduledAt }))
       throw new AppError("ERR_CAMPAIGN_NOT_EDITABLE", 400);
-    const stored = await this.media.save(this.db, actor.companyId, file.data, file.fileName, file.mimeType);
+    const stored = await this.media.saveFile(this.db, actor.companyId, file.path, file.size, file.fileName, file.mimeType);
     const saved = await this.setMedia(actor, id, { mediaPath: stored.id, mediaName: stored.originalName }).catch(async (err: unknown) => {
       await this.media.remove(actor.companyId, stored.id);
       throw err;

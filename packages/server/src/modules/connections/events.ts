@@ -1,6 +1,7 @@
 import type { ConnectionDTO } from "@balcao/shared";
 import { rooms, type EventDelivery, type SocketEmit } from "../../realtime/rooms";
 import { redactConnection } from "./presenter";
+import "./health";
 
 declare module "../../events/bus" {
   interface DomainEvents {
@@ -30,6 +31,10 @@ export const deliverConnectionEvents: EventDelivery = (event) => {
       return emits;
     case "connections.deleted":
       emits.push({ event: "whatsapp", rooms: rooms.company(event.companyId), payload: { action: "delete", whatsappId: event.connectionId } });
+      return emits;
+    case "connections.healthAlert":
+      // The live alert of issue 21: a connection stayed out of CONNECTED too long (admins' toast).
+      emits.push({ event: "whatsappHealthAlert", rooms: rooms.admins(event.companyId), payload: event.alert });
       return emits;
     case "connections.session":
       emits.push({ event: "whatsappSession", rooms: rooms.admins(event.companyId), payload: { action: "update", session: event.connection } });

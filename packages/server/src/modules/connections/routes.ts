@@ -1,4 +1,4 @@
-import { connectionCreateBody, connectionListQuery, connectionShowQuery, connectionUpdateBody, idParams } from "@balcao/shared";
+import { connectionCreateBody, connectionListQuery, connectionShowQuery, connectionUpdateBody, idParams, pairingCodeBody } from "@balcao/shared";
 import type { App } from "../../app";
 import { actorOf } from "../../http/auth";
 import { ConnectionsService } from "./service";
@@ -34,6 +34,13 @@ export function registerConnectionRoutes(app: App): void {
   // Send API token (issue 19; docs/decisions.md): a new one, the old one revoked.
   app.post("/whatsapp/:id/token", { ...auth, schema: { params: idParams, tags } }, (request) =>
     service.regenerateToken(actorOf(request), request.params.id),
+  );
+
+  // Health center (issue 21): status timeline with reasons, time connected, messages in/out, last error.
+  app.get("/whatsapp/:id/health", { ...auth, schema: { params: idParams, tags } }, (request) => service.health(actorOf(request), request.params.id));
+  // Pairing by phone code (issue 21): the 8-character code to type on the phone instead of scanning the QR.
+  app.post("/whatsappsession/:id/pairing-code", { ...auth, schema: { params: idParams, body: pairingCodeBody, tags } }, (request) =>
+    service.pairingCode(actorOf(request), request.params.id, request.body.phoneNumber),
   );
 
   app.post("/whatsappsession/:id", { ...auth, schema: { params: idParams, tags } }, (request) =>

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, count, eq, inArray, ne } from "drizzle-orm";
-import { connectionCreateBody, connectionUpdateBody, type ConnectionDTO } from "@balcao/shared";
+import { connectionCreateBody, connectionUpdateBody, type ConnectionDTO, type ConnectionHealthDTO, type PairingCodeDTO } from "@balcao/shared";
 import type { z } from "zod";
 import { ChannelError } from "../../channels/types";
 import { saveCloudApiSettings } from "../../channels/cloudapi/account";
@@ -10,8 +10,10 @@ import { isUniqueViolation, type Tx } from "../../db/client";
 import { companies, connectionQueues, connections, plans, queues } from "../../db/schema";
 import { AppError, forbidden, notFound } from "../../http/errors";
 import type { Actor } from "../auth/service";
+import { connectionHealth } from "./health";
 import { connectionPolicy } from "./policy";
 import { presentConnection, presentConnections } from "./presenter";
+import { sessionRelayOf } from "../messages/sessionRelay";
 
 type CreateInput = z.output<typeof connectionCreateBody>;
 type UpdateInput = z.output<typeof connectionUpdateBody>;
@@ -251,6 +253,38 @@ export class ConnectionsService {
     if (command !== "stop" && !this.channels.provider(row.channel)) throw new AppError("ERR_CHANNEL_UNAVAILABLE", 400, { channel: row.channel });
     await this.runCommand(actor.companyId, id, command, false);
     return this.show(actor, id);
+  }
+
+  /** GET /whatsapp/:id/health (issue 21). */
+  async health(actor: Actor, id: number): Promise<ConnectionHealthDTO> {
+    await this.findScoped(actor, id);
+    if (!connectionPolicy.operateSession(actor)) throw forbidden();
+    const health = await connectionHealth(this.db, actor.companyId, id);
+    if (!health) throw notFound("ERR_NO_WAPP_FOUND");
+    return health;
+  }
+
+  /**
+   * POST /whatsappsession/:id/pairing-code (issue 21): the session must be waiting for a pairing (QR shown)
+   * in this process; the connection is started here first when nobody runs it.
+   */
+  async pairingCode(actor: Actor, id: number, phoneDigits: string): Promise<PairingCodeDTO> {
+    const row = await this.findScoped(actor, id);
+    if (!connectionPolicy.operateSession(actor)) throw forbidden();
+    if (!this.channels.provider(row.channel)) throw new AppError("ERR_CHANNEL_UNAVAILABLE", 400, { channel: row.channel });
+    // Another process running the session answers through the session relay (issue 11, scale-out).
+    const relay = sessionRelayOf(this.ctx);
+    const elsewhere = await relay.ownedElsewhere(id);
+    if (!this.channels.isLocal(id) && !elsewhere && row.status !== "CONNECTED") await this.runCommand(actor.companyId, id, "start", false);
+    try {
+      const { code, expiresAt } = await relay.pairingCode(actor.companyId, id, phoneDigits);
+      return { code, expiresAt: expiresAt.toISOString() };
+    } catch (err) {
+      if (!(err instanceof ChannelError)) throw err;
+      if (err.code === "UNSUPPORTED" && !this.channels.isLocal(id) && !elsewhere) throw new AppError("ERR_WAPP_NOT_INITIALIZED", 400);
+      if (err.code === "UNSUPPORTED" && row.channel === "cloud-api") throw new AppError("ERR_CHANNEL_UNAVAILABLE", 400, { channel: row.channel });
+      throw new AppError("ERR_WAPP_NOT_PAIRING", 409);
+    }
   }
 
   private async runCommand(companyId: number, id: number, command: ChannelCommand, quiet: boolean): Promise<void> {

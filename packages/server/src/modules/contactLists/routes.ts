@@ -11,11 +11,12 @@ import {
   contactListsSimpleQuery,
   idParams,
 } from "@balcao/shared";
+import { z } from "zod";
 import type { App } from "../../app";
 import type { AppContext } from "../../context";
 import { actorOf } from "../../http/auth";
 import { AppError } from "../../http/errors";
-import { receiveMultipart } from "../../http/uploads";
+import { receiveMultipart, type MultipartForm } from "../../http/uploads";
 import { sampleCsv, sampleXlsx, SAMPLE_FILE_NAME } from "./sample";
 import { ContactListsService } from "./service";
 import { sniffFormat } from "./spreadsheet";
@@ -62,34 +63,39 @@ export function registerContactListRoutes(app: App): void {
    * POST /contact-lists/:id/upload, multipart with one file (field `file`): streamed to DATA_DIR/tmp/uploads
    * within UPLOAD_MAX_MB, its format sniffed from its bytes, then imported (see ContactListsService.upload).
    */
-  app.post("/contact-lists/:id/upload", { ...auth, schema: { params: idParams, tags } }, async (request, reply) => {
-    const actor = actorOf(request);
-    await lists.show(actor, request.params.id);
-    if (!request.isMultipart()) throw new AppError("ERR_INVALID_UPLOAD", 400);
-    const { files, cleanup } = await receiveMultipart(request, path.join(app.ctx.config.dataDir, "tmp", "uploads"), {
-      fileBytes: Math.min(app.ctx.config.uploads.fileBytes, IMPORT_MAX_BYTES),
-      totalBytes: Math.min(app.ctx.config.uploads.fileBytes, IMPORT_MAX_BYTES),
-      files: 1,
-      fields: 10,
-      fieldBytes: 1000,
-    });
-    try {
-      const file = files[0];
-      if (!file) throw new AppError("ERR_INVALID_UPLOAD", 400);
-      const handle = await open(file.path);
-      let data: Buffer;
+  const importBytes = Math.min(app.ctx.config.uploads.fileBytes, IMPORT_MAX_BYTES);
+  const importForm: MultipartForm = {
+    description: "One spreadsheet (.xlsx, .xls or .csv; the format is read from its bytes) of name, number, email columns.",
+    fields: z.object({}),
+    file: { name: "file", description: "The spreadsheet (any file field name is taken)", required: true },
+    limits: { fileBytes: importBytes, totalBytes: importBytes, files: 1, fields: 10, fieldBytes: 1000 },
+  };
+  app.post(
+    "/contact-lists/:id/upload",
+    { ...auth, config: { multipart: importForm }, schema: { params: idParams, tags } },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      await lists.show(actor, request.params.id);
+      if (!request.isMultipart()) throw new AppError("ERR_INVALID_UPLOAD", 400);
+      const { files, cleanup } = await receiveMultipart(request, path.join(app.ctx.config.dataDir, "tmp", "uploads"));
       try {
-        data = await handle.readFile();
+        const file = files[0];
+        if (!file) throw new AppError("ERR_INVALID_UPLOAD", 400);
+        const handle = await open(file.path);
+        let data: Buffer;
+        try {
+          data = await handle.readFile();
+        } finally {
+          await handle.close();
+        }
+        const format = sniffFormat(data);
+        const { status, body } = await lists.upload(actor, request.params.id, { fileName: file.fileName.slice(0, 255), format, data });
+        return reply.status(status).send(body);
       } finally {
-        await handle.close();
+        await cleanup();
       }
-      const format = sniffFormat(data);
-      const { status, body } = await lists.upload(actor, request.params.id, { fileName: file.fileName.slice(0, 255), format, data });
-      return reply.status(status).send(body);
-    } finally {
-      await cleanup();
-    }
-  });
+    },
+  );
   app.get("/contact-lists/:id/imports/:importId", { ...auth, schema: { params: contactListImportParams, tags } }, (request) =>
     lists.showImport(actorOf(request), request.params.id, request.params.importId),
   );

@@ -19,6 +19,7 @@ import {
 import { z } from "zod";
 import { foldText } from "../../db/search";
 import { AppError } from "../../http/errors";
+import { assertZipWithinLimits } from "./zipGuard";
 
 export type SpreadsheetFormat = "xlsx" | "csv";
 
@@ -72,6 +73,8 @@ export function cellText(value: unknown): string {
 const isBlank = (cells: string[]) => cells.every((c) => c.trim() === "");
 
 async function xlsxRows(data: Buffer): Promise<SheetRow[]> {
+  // A zip bomb is refused before the reader inflates anything (zipGuard.ts).
+  await assertZipWithinLimits(data);
   const input = Readable.from([data]);
   const rows: SheetRow[] = [];
   try {

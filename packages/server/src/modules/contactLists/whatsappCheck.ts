@@ -4,15 +4,17 @@
  * phone rule) of the company's default connection. One job per list (`contactLists.checkNumbers`, key
  * `list:{id}`) walks the list's unchecked items in id order; it is enqueued when items are created, imported
  * or get a new number. Without a connected default connection the items stay unchecked (null, shown as
- * "not checked"); a connection connected on another process makes the job retry there.
+ * "not checked"); a connection running on another process is asked through the session relay
+ * (messages/sessionRelay.ts), and one that runs nowhere yet (a takeover under way) makes the job retry.
  */
 import { and, asc, eq, gt, inArray, isNull } from "drizzle-orm";
-import { ChannelError, type ChannelSession } from "../../channels/types";
+import { ChannelError } from "../../channels/types";
 import type { AppContext } from "../../context";
 import type { DbOrTx } from "../../db/client";
 import { contactListItems } from "../../db/schema";
 import type { Job } from "../../jobs/runner";
 import { defaultConnection } from "../contacts/whatsapp";
+import { sessionRelayOf, type SessionAnywhere } from "../messages/sessionRelay";
 import { presentContactListItem } from "./presenter";
 
 export const CONTACT_LIST_CHECK_JOB = "contactLists.checkNumbers";
@@ -48,16 +50,19 @@ export class NumberChecker {
     });
   }
 
-  private async session(companyId: number): Promise<ChannelSession | null> {
+  private async session(companyId: number): Promise<SessionAnywhere | null> {
     const connection = await defaultConnection(this.ctx, companyId);
     if (!connection || connection.status !== "CONNECTED") return null;
+    let session: SessionAnywhere | null;
     try {
-      return this.ctx.channels.session(companyId, connection.id);
+      session = await sessionRelayOf(this.ctx).sessionAt(companyId, connection.id);
     } catch (err) {
-      // Connected, but its session runs on another process: retried (pg-boss may hand it to that one).
-      if (err instanceof ChannelError) throw new Error(`connection ${connection.id} is not running in this process`);
-      throw err;
+      if (!(err instanceof ChannelError)) throw err;
+      session = null;
     }
+    // Connected, but no live process runs its session right now: retried.
+    if (!session) throw new Error(`connection ${connection.id} is not running on any process`);
+    return session;
   }
 
   private async handle(job: Job<CheckJobPayload>): Promise<void> {

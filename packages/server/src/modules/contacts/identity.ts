@@ -49,8 +49,11 @@ async function contactById(tx: DbOrTx, companyId: number, id: number): Promise<C
   return row;
 }
 
-/** Finds the contact owning one of these identities, preferring the earliest in the list. */
-async function findByIdentities(tx: DbOrTx, companyId: number, list: IdentityInput[]): Promise<ContactRow | undefined> {
+/**
+ * Finds the contact owning one of these identities, preferring the earliest in the list. `complete`: that
+ * contact already owns every identity of the list (nothing to attach).
+ */
+async function findByIdentities(tx: DbOrTx, companyId: number, list: IdentityInput[]): Promise<Found | undefined> {
   if (list.length === 0) return undefined;
   const rows = await tx
     .select({ kind: contactIdentities.kind, value: contactIdentities.value, contactId: contactIdentities.contactId })
@@ -58,9 +61,18 @@ async function findByIdentities(tx: DbOrTx, companyId: number, list: IdentityInp
     .where(and(eq(contactIdentities.companyId, companyId), matchAny(list)));
   for (const wanted of list) {
     const hit = rows.find((r) => r.kind === wanted.kind && r.value === wanted.value);
-    if (hit) return contactById(tx, companyId, hit.contactId);
+    if (!hit) continue;
+    const contact = await contactById(tx, companyId, hit.contactId);
+    if (!contact) return undefined;
+    const complete = list.every((i) => rows.some((r) => r.kind === i.kind && r.value === i.value && r.contactId === hit.contactId));
+    return { contact, complete };
   }
   return undefined;
+}
+
+interface Found {
+  contact: ContactRow;
+  complete: boolean;
 }
 
 /** Contacts whose number column is one of these digits (first match in the given order). */
@@ -152,9 +164,11 @@ export async function resolveInboundContact(
   const displayName = (pushName ?? chat.pushName ?? "").trim().slice(0, 100);
 
   for (let attempt = 0; attempt < 3; attempt++) {
-    const found = await findExisting(tx, companyId, learnt, phones, groupId);
-    if (found) {
-      await attachIdentities(tx, companyId, found.id, learnt, { connectionId, source: "inbound" });
+    const existing = await findExisting(tx, companyId, learnt, phones, groupId);
+    if (existing) {
+      const found = existing.contact;
+      // A known person writing again (the usual message) has nothing new to attach: no write (issue 20).
+      if (!existing.complete) await attachIdentities(tx, companyId, found.id, learnt, { connectionId, source: "inbound" });
       let contact = await fillNumber(tx, found, phones[0]);
       contact = await refreshPlaceholderName(tx, contact, displayName);
       return { contact, created: false };
@@ -191,11 +205,12 @@ async function findExisting(
   learnt: IdentityInput[],
   phones: string[],
   groupId: string | undefined,
-): Promise<ContactRow | undefined> {
+): Promise<Found | undefined> {
   // (1) primary, then (2) alternates: one query, ordered by preference.
   const direct = await findByIdentities(tx, companyId, learnt);
   if (direct) return direct;
-  if (groupId) return findByNumberColumn(tx, companyId, [groupId], true);
+  const incomplete = (contact: ContactRow | undefined) => (contact ? { contact, complete: false } : undefined);
+  if (groupId) return incomplete(await findByNumberColumn(tx, companyId, [groupId], true));
   // (3) the 9th-digit variant of a Brazilian phone.
   const { exact, variants } = phoneCandidates(phones);
   const byVariant = await findByIdentities(
@@ -203,14 +218,14 @@ async function findExisting(
     companyId,
     variants.map((value) => ({ kind: "phone", value })),
   );
-  if (byVariant) return byVariant;
+  if (byVariant) return { contact: byVariant.contact, complete: false };
   // (4) contacts that only have the number column (created by imports or other modules).
-  return findByNumberColumn(tx, companyId, [...exact, ...variants], false);
+  return incomplete(await findByNumberColumn(tx, companyId, [...exact, ...variants], false));
 }
 
-/** A contact created from a bare number gets the push name once WhatsApp tells us one. */
+/** A contact created from a bare number (or group id) gets the push name (group subject) once WhatsApp tells us one. */
 async function refreshPlaceholderName(tx: DbOrTx, contact: ContactRow, displayName: string): Promise<ContactRow> {
-  if (!displayName || contact.isGroup || contact.name === displayName) return contact;
+  if (!displayName || contact.name === displayName) return contact;
   if (contact.name !== contact.number) return contact;
   const [row] = await tx.update(contacts).set({ name: displayName, updatedAt: new Date() }).where(eq(contacts.id, contact.id)).returning();
   return row ?? contact;

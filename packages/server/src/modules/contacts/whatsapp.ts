@@ -1,13 +1,14 @@
 /**
- * What contacts need from the WhatsApp side: the company's default connection and, through the channel
- * manager (ctx.channels, owned by the connections module), its live session in this process. Without a
- * connected default connection running here, numbers are simply not checked.
+ * What contacts need from the WhatsApp side: the company's default connection and its live session —
+ * in this process, or on the process that runs it through the session relay (messages/sessionRelay.ts).
+ * Without a connected default connection running anywhere, numbers are simply not checked.
  */
 import { and, eq } from "drizzle-orm";
-import { ChannelError, type ChannelSession } from "../../channels/types";
+import { ChannelError } from "../../channels/types";
 import type { AppContext } from "../../context";
 import { connections } from "../../db/schema";
 import { AppError } from "../../http/errors";
+import { sessionRelayOf, type SessionAnywhere } from "../messages/sessionRelay";
 
 export async function defaultConnection(ctx: AppContext, companyId: number) {
   const [row] = await ctx.database.db
@@ -19,16 +20,16 @@ export async function defaultConnection(ctx: AppContext, companyId: number) {
 }
 
 /** The live session of the company's default connection when it is CONNECTED, else null. */
-export async function defaultSession(ctx: AppContext, companyId: number): Promise<ChannelSession | null> {
+export async function defaultSession(ctx: AppContext, companyId: number): Promise<SessionAnywhere | null> {
   return liveSession(ctx, companyId, await defaultConnection(ctx, companyId));
 }
 
-/** The live session of a CONNECTED connection running in this process, else null. */
-function liveSession(ctx: AppContext, companyId: number, conn: { id: number; status: string } | undefined): ChannelSession | null {
+/** The live session of a CONNECTED connection, here or on the process that runs it; else null. */
+async function liveSession(ctx: AppContext, companyId: number, conn: { id: number; status: string } | undefined): Promise<SessionAnywhere | null> {
   if (!conn || conn.status !== "CONNECTED") return null;
   try {
-    // Throws ChannelError NOT_CONNECTED when the session is not live in this process.
-    return ctx.channels.session(companyId, conn.id);
+    // Throws ChannelError NOT_CONNECTED when the session runs here but is not live.
+    return await sessionRelayOf(ctx).sessionAt(companyId, conn.id);
   } catch (err) {
     if (err instanceof ChannelError) return null;
     throw err;
@@ -49,7 +50,7 @@ export async function checkWhatsappNumber(
   /** Ask through this connection instead of the default one (the send API asks through the token's). */
   via?: { id: number; status: string },
 ): Promise<NumberCheck> {
-  const session = via ? liveSession(ctx, companyId, via) : await defaultSession(ctx, companyId);
+  const session = via ? await liveSession(ctx, companyId, via) : await defaultSession(ctx, companyId);
   if (!session) return { checked: false };
   let canonical: string | null;
   try {

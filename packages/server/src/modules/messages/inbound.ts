@@ -10,7 +10,8 @@ import { cycles } from "../tickets/cycles";
 import type { TicketScope } from "../tickets/policy";
 import { presentTicketById } from "../tickets/presenter";
 import { previewOf } from "./labels";
-import { presentMessagesById } from "./presenter";
+import { presentMessage, presentMessagesById } from "./presenter";
+import { applyEdit, OWN_REACTION_SENDER, storeReaction } from "./reactions";
 import { sessionFor } from "./gateway";
 import type { MessagesService } from "./service";
 
@@ -20,6 +21,9 @@ export interface ChannelSource {
 }
 
 type TicketRecord = typeof tickets.$inferSelect;
+/** Advisory lock namespace (with the contact id) of opening a contact's ticket. */
+const OPEN_TICKET_LOCK = 7_243_102;
+type QuotedRow = { id: number; body: string; fromMe: boolean; mediaType: string; isDeleted: boolean };
 const scopeOf = (t: TicketRecord): TicketScope => ({ userId: t.userId, queueId: t.queueId, status: t.status });
 
 /** Spec §2 text of a missed call, in the company's clock. */
@@ -97,6 +101,12 @@ export class InboundPipeline {
       case "call":
         if (event.status === "offer" || event.status === "missed") await this.missedCall(source, event);
         return;
+      case "reaction":
+        await this.reaction(source, event);
+        return;
+      case "edited":
+        await this.edited(source, event);
+        return;
       default:
         return;
     }
@@ -119,20 +129,29 @@ export class InboundPipeline {
     isGroup: boolean,
     msg: InboundMessage,
   ): Promise<{ ticket: TicketRecord; created: boolean; claim?: InboundClaim }> {
-    const [live] = await tx
-      .select()
-      .from(tickets)
-      .where(
-        and(
-          eq(tickets.companyId, source.companyId),
-          eq(tickets.contactId, contactId),
-          eq(tickets.connectionId, source.connectionId),
-          ne(tickets.status, "closed"),
-        ),
-      )
-      .limit(1)
-      .for("update");
+    const findLive = async () => {
+      const [live] = await tx
+        .select()
+        .from(tickets)
+        .where(
+          and(
+            eq(tickets.companyId, source.companyId),
+            eq(tickets.contactId, contactId),
+            eq(tickets.connectionId, source.connectionId),
+            ne(tickets.status, "closed"),
+          ),
+        )
+        .limit(1)
+        .for("update");
+      return live;
+    };
+    const live = await findLive();
     if (live) return { ticket: live, created: false };
+    // Chats run concurrently (issue 20): two addresses of one person (a LID and a phone, the 9th digit) may
+    // reach here at once. The first to lock the contact opens the ticket; the other then finds it.
+    await tx.execute(sql`select pg_advisory_xact_lock(${OPEN_TICKET_LOCK}, ${contactId})`);
+    const opened = await findLive();
+    if (opened) return { ticket: opened, created: false };
     if (!msg.fromMe)
       for (const interceptor of this.interceptors) {
         const claim = await interceptor.claim(tx, { source, contactId, message: msg });
@@ -155,6 +174,8 @@ export class InboundPipeline {
   async receive(source: ChannelSource, msg: InboundMessage): Promise<number | null> {
     if (msg.chat.kind === "group" && (await this.setting(source.companyId, "CheckMsgIsGroup")) === "enabled") return null;
     let stored: { messageId: number; ticket: TicketRecord; created: boolean; claim?: InboundClaim } | null;
+    // The events go out in the transaction that stores the message (issue 20): one outbox write, durable with
+    // the message, and no queue behind other chats' writes; the DTOs come from the rows in hand.
     try {
       stored = await this.db.transaction(async (tx) => {
         const [duplicate] = await tx
@@ -174,10 +195,10 @@ export class InboundPipeline {
         if (newContact) await this.ctx.events.record(tx, { type: "contacts.created", companyId: source.companyId, contact: presentContact(contact) });
         const { ticket, created, claim } = await this.liveTicket(tx, source, contact.id, contact.isGroup, msg);
         const file = msg.media ? await this.media.save(tx, source.companyId, msg.media.data, msg.media.fileName, msg.media.mimeType) : null;
-        let quotedMsgId: number | null = null;
+        let quoted: QuotedRow | null = null;
         if (msg.quotedProviderMessageId) {
           const [q] = await tx
-            .select({ id: messages.id })
+            .select({ id: messages.id, body: messages.body, fromMe: messages.fromMe, mediaType: messages.mediaType, isDeleted: messages.isDeleted })
             .from(messages)
             .where(
               and(
@@ -187,7 +208,7 @@ export class InboundPipeline {
               ),
             )
             .limit(1);
-          quotedMsgId = q?.id ?? null;
+          quoted = q ?? null;
         }
         const [row] = await tx
           .insert(messages)
@@ -206,12 +227,12 @@ export class InboundPipeline {
             mediaPath: file?.id ?? null,
             mediaName: file?.originalName ?? null,
             mimeType: file?.mimeType ?? null,
-            quotedMsgId,
+            quotedMsgId: quoted?.id ?? null,
             ack: msg.fromMe ? 1 : 0,
             status: "sent",
             createdAt: msg.timestamp,
           })
-          .returning({ id: messages.id });
+          .returning();
         await tx
           .update(tickets)
           .set({
@@ -221,6 +242,25 @@ export class InboundPipeline {
             unreadMessages: msg.fromMe ? 0 : claim ? tickets.unreadMessages : sql`${tickets.unreadMessages} + 1`,
           })
           .where(eq(tickets.id, ticket.id));
+        const ticketDto = (await presentTicketById(tx, source.companyId, ticket.id))!;
+        const message = presentMessage({ message: row!, contactName: contact.name, quoted });
+        await this.ctx.events.record(
+          tx,
+          { type: "tickets.updated", companyId: source.companyId, ticket: ticketDto },
+          { type: "messages.created", companyId: source.companyId, message, ticket: ticketDto },
+          ...(claim || msg.fromMe
+            ? []
+            : [
+                {
+                  type: "messages.received" as const,
+                  companyId: source.companyId,
+                  messageId: row!.id,
+                  ticketId: ticket.id,
+                  ticketCreated: created,
+                  connectionId: source.connectionId,
+                },
+              ]),
+        );
         return { messageId: row!.id, ticket, created, claim };
       });
     } catch (err) {
@@ -229,25 +269,8 @@ export class InboundPipeline {
       throw err;
     }
     if (!stored) return null;
-    const ticket = (await presentTicketById(this.db, source.companyId, stored.ticket.id))!;
-    const [message] = await presentMessagesById(this.db, [stored.messageId]);
-    this.ctx.events.publish(
-      { type: "tickets.updated", companyId: source.companyId, ticket },
-      { type: "messages.created", companyId: source.companyId, message: message!, ticket },
-    );
-    if (stored.claim) {
-      await stored.claim.afterCommit?.().catch((err) => this.ctx.log.error({ err }, "inbound interceptor failed"));
-      return stored.messageId;
-    }
-    if (!msg.fromMe)
-      this.ctx.events.publish({
-        type: "messages.received",
-        companyId: source.companyId,
-        messageId: stored.messageId,
-        ticketId: stored.ticket.id,
-        ticketCreated: stored.created,
-        connectionId: source.connectionId,
-      });
+    this.ctx.events.kick();
+    if (stored.claim) await stored.claim.afterCommit?.().catch((err) => this.ctx.log.error({ err }, "inbound interceptor failed"));
     return stored.messageId;
   }
 
@@ -272,6 +295,53 @@ export class InboundPipeline {
     const [t] = await this.db.select().from(tickets).where(eq(tickets.id, row.ticketId));
     const [message] = await presentMessagesById(this.db, [row.id]);
     if (t) this.ctx.events.publish({ type: "messages.updated", companyId: source.companyId, message: message!, scope: scopeOf(t) });
+  }
+
+  /**
+   * A reaction (issue 21) lands on the message it targets, by provider id within the connection; a reaction to a
+   * message we never stored is dropped. The ticket's sockets get the message again (appMessage "update").
+   */
+  private async reaction(source: ChannelSource, event: Extract<ChannelEvent, { type: "reaction" }>): Promise<void> {
+    const [m] = await this.db
+      .select({ id: messages.id, ticketId: messages.ticketId })
+      .from(messages)
+      .where(
+        and(
+          eq(messages.companyId, source.companyId),
+          eq(messages.connectionId, source.connectionId),
+          eq(messages.providerMessageId, event.providerMessageId),
+        ),
+      )
+      .limit(1);
+    if (!m) return;
+    const sender = event.fromMe ? OWN_REACTION_SENDER : (event.sender ?? event.chat).id;
+    if (await storeReaction(this.db, source.companyId, m.id, sender, event.emoji)) await this.publishUpdated(source.companyId, m.id, m.ticketId);
+  }
+
+  /** An edit (issue 21): the new text replaces the body, the old one is kept in the message's history. */
+  private async edited(source: ChannelSource, event: Extract<ChannelEvent, { type: "edited" }>): Promise<void> {
+    const outcome = await this.db.transaction((tx) =>
+      applyEdit(
+        tx,
+        { ...source, providerMessageId: event.providerMessageId, fromMe: event.fromMe },
+        { body: event.body, editId: event.editId, at: event.timestamp },
+      ),
+    );
+    if (!outcome) return;
+    await this.publishUpdated(source.companyId, outcome.messageId, outcome.ticketId);
+    if (outcome.previewChanged) {
+      const ticket = await presentTicketById(this.db, source.companyId, outcome.ticketId);
+      if (ticket) this.ctx.events.publish({ type: "tickets.updated", companyId: source.companyId, ticket });
+    }
+  }
+
+  private async publishUpdated(companyId: number, messageId: number, ticketId: number): Promise<void> {
+    const [t] = await this.db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.companyId, companyId), eq(tickets.id, ticketId)));
+    const [message] = await presentMessagesById(this.db, [messageId]);
+    if (t && message) this.ctx.events.publish({ type: "messages.updated", companyId, message, scope: scopeOf(t) });
   }
 
   /** A call is recorded as a call_log message; with the `call` setting disabled it is rejected and answered. */

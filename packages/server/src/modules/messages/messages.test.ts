@@ -30,7 +30,7 @@ function inbound(chat: ChannelAddress, overrides: Partial<InboundMessage> = {}):
   return { providerMessageId: `WA-${++idSeq}-${Date.now()}`, chat, fromMe: false, kind: "chat", body: "Olá", timestamp: new Date(), ...overrides };
 }
 
-const call = (s: Session, method: "GET" | "POST" | "DELETE", url: string, payload?: object) =>
+const call = (s: Session, method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: object) =>
   t.app.inject({ method, url: `/api${url}`, headers: s.headers, ...(payload ? { payload } : {}) });
 
 describe("inbound pipeline", () => {
@@ -149,8 +149,10 @@ describe("inbound pipeline", () => {
 });
 
 describe("sending", () => {
-  it("keeps the message and marks it failed with ERR_SENDING_WAPP_MSG when the connection is not live here", async () => {
+  it("keeps the message and marks it failed with ERR_SENDING_WAPP_MSG when the connection is not live here (setting fail)", async () => {
     const d = await desk();
+    // Issue 21: "fail" keeps the behaviour before queueing; "queue" (the default) is in channels/baileys/reconnect.test.ts.
+    expect((await call(d.adminSession, "PUT", "/settings/sendWhileDisconnected", { value: "fail" })).statusCode).toBe(200);
     await pipelines.get(t.ctx)!.handle(d.source, { type: "message", message: inbound(customer("5511990005555")) });
     const [ticket] = (await call(d.adminSession, "GET", "/tickets")).json().tickets;
     const notOpen = await call(d.adminSession, "POST", `/messages/${ticket.id}`, { body: "oi" });
@@ -166,5 +168,10 @@ describe("sending", () => {
     // Another user of the company who is not the assignee cannot send on it.
     const attendant = await login(t.app, d.user.email);
     expect((await call(attendant, "POST", `/messages/${ticket.id}`, { body: "intruso" })).statusCode).toBe(403);
+    // With "queue" the same reply waits for the connection instead (pending, the clock).
+    expect((await call(d.adminSession, "PUT", "/settings/sendWhileDisconnected", { value: "queue" })).statusCode).toBe(200);
+    const queued = await call(d.adminSession, "POST", `/messages/${ticket.id}`, { body: "Fico na fila" });
+    expect(queued.statusCode, queued.body).toBeLessThan(300);
+    expect(queued.json()).toMatchObject([{ body: "Fico na fila", status: "pending" }]);
   });
 });

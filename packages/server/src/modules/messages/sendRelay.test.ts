@@ -5,27 +5,21 @@
  */
 import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp, type App } from "../../app";
-import { createContext, type AppContext } from "../../context";
-import { openDatabase, type Database } from "../../db/client";
+import type { App } from "../../app";
 import { connectionLeases, connections, messages, tickets } from "../../db/schema";
 import { buildTenant, type Session } from "../../test/factories";
+import { secondProcess, type SecondProcess } from "../../test/secondProcess";
 import { createTestApp, type TestApp } from "../../test/testApp";
 import { pipelines } from "./module";
 
 let t: TestApp;
-let second: { app: App; ctx: AppContext; database: Database };
+let second: SecondProcess;
 let tenant: Awaited<ReturnType<typeof buildTenant>>;
 let seq = 0;
 
 beforeAll(async () => {
   t = await createTestApp({ SIMULATOR_ACK_DELAY_MS: "0", SEND_RELAY_TIMEOUT_MS: "1500" });
-  const pool = t.ctx.database.pool as unknown as { options: { connectionString: string } };
-  const database = await openDatabase({ databaseUrl: pool.options.connectionString });
-  const ctx = createContext(t.config, database);
-  const app = await buildApp(ctx);
-  await app.ready();
-  second = { app, ctx, database };
+  second = await secondProcess(t);
   tenant = await buildTenant(t.app);
 });
 

@@ -16,6 +16,7 @@ import { and, eq, gt, ne } from "drizzle-orm";
 import type { AppContext } from "../../context";
 import { connectionLeases, messages } from "../../db/schema";
 import { ChannelError } from "../../channels/types";
+import { CloudApiSession } from "../../channels/cloudapi/provider";
 import { addressOfContact, sessionFor } from "./gateway";
 
 const SEND = "balcao_send";
@@ -31,7 +32,8 @@ type ChannelErrorCode = ChannelError["code"];
 export type RelayRequest =
   | (Target & { kind: "send"; messageId: number; voice: boolean })
   | (Target & { kind: "delete"; contactId: number; providerMessageId: string })
-  | (Target & { kind: "read"; contactId: number; providerMessageIds: string[] });
+  | (Target & { kind: "read"; contactId: number; providerMessageIds: string[] })
+  | (Target & { kind: "react"; contactId: number; providerMessageId: string; emoji: string });
 
 interface Envelope {
   id: string;
@@ -127,7 +129,10 @@ export class SendRelay {
     const session = sessionFor(this.ctx, request.companyId, request.connectionId);
     const chat = await addressOfContact(this.ctx.database.db, request.companyId, request.contactId);
     if (request.kind === "delete") await session.deleteMessage(chat, request.providerMessageId);
-    else await session.markRead(chat, request.providerMessageIds);
+    else if (request.kind === "react") {
+      if (!(session instanceof CloudApiSession)) throw new ChannelError("UNSUPPORTED", "reactions need a Cloud API connection");
+      await session.react(chat, request.providerMessageId, request.emoji);
+    } else await session.markRead(chat, request.providerMessageIds);
   }
 
   /** Sends one request to the connection's owner and waits for its answer (or the timeout). */

@@ -9,13 +9,15 @@ import type { Actor } from "../auth/service";
 import { MediaStore } from "../media/service";
 import { mediaKindOf } from "../media/sniff";
 import { canSeeTicket, ticketPolicy, type TicketScope } from "../tickets/policy";
-import { presentTicketById } from "../tickets/presenter";
+import { presentTicketById, presentTickets, selectTickets } from "../tickets/presenter";
 import { addressOfContact, sessionFor } from "./gateway";
-import { assertCustomerServiceWindow } from "../../channels/cloudapi/window";
-import { CloudApiSession, type TemplateSend } from "../../channels/cloudapi/provider";
+import { assertCustomerServiceWindow, customerServiceWindow, OUTSIDE_WINDOW_REASON } from "../../channels/cloudapi/window";
+import { CloudApiSendError, CloudApiSession, type TemplateSend } from "../../channels/cloudapi/provider";
 import { relayOf, type SendRelay } from "./sendRelay";
+import { sendQueueOf } from "./sendQueue";
 import { previewOf } from "./labels";
-import { presentMessage, presentMessagesById, selectMessages } from "./presenter";
+import { OWN_REACTION_SENDER, storeReaction } from "./reactions";
+import { presentMessagesById, presentRows, selectMessages } from "./presenter";
 
 /** A file to send: in memory (`data`), or streamed to a temporary file (`path`, http/uploads.ts) that is moved into the media store. */
 export interface OutgoingFile {
@@ -37,8 +39,18 @@ export interface SendInput {
   template?: TemplateSend;
 }
 
+/** Why a delivery failed: the provider's refusal, or OUTSIDE_WINDOW (Cloud API, 24 h window / Graph 131047). */
+export type DeliveryFailure = ChannelError["code"] | "OUTSIDE_WINDOW";
+
 type TicketRecord = typeof tickets.$inferSelect;
 const scopeOf = (t: TicketRecord): TicketScope => ({ userId: t.userId, queueId: t.queueId, status: t.status });
+
+/** A free-form send refused before the Graph API is called: the 24 h window is closed. */
+class OutsideWindow extends ChannelError {
+  constructor() {
+    super("SEND_FAILED", OUTSIDE_WINDOW_REASON);
+  }
+}
 
 export class MessagesService {
   private readonly media: MediaStore;
@@ -70,7 +82,14 @@ export class MessagesService {
    * history), newest page first, oldest first within a page, so the view can mark where tickets change.
    */
   async list(actor: Actor, ticketId: number, pageNumber: number, beforeId?: number): Promise<MessageListResponse> {
-    const t = await this.visibleTicket(actor, ticketId);
+    // The ticket with its contact, user, queue and connection in one read: it answers the visibility check
+    // and becomes the answer's `ticket` (its tags are read beside the page), two round trips before the page.
+    const [row] = await selectTickets(this.db)
+      .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, actor.companyId)))
+      .limit(1);
+    if (!row) throw notFound("ERR_NO_TICKET_FOUND");
+    const t = row.ticket;
+    if (!canSeeTicket(actor, t)) throw new AppError("ERR_ACCESS_DENIED", 403);
     const conversation = and(
       eq(messages.companyId, actor.companyId),
       eq(messages.contactId, t.contactId),
@@ -89,10 +108,13 @@ export class MessagesService {
       )
       .orderBy(desc(messages.createdAt), desc(messages.id))
       .limit(MESSAGES_PAGE_SIZE + 1);
-    const rows = beforeId ? await query : await query.offset((pageNumber - 1) * MESSAGES_PAGE_SIZE);
+    const [rows, [ticket]] = await Promise.all([
+      beforeId ? query : query.offset((pageNumber - 1) * MESSAGES_PAGE_SIZE),
+      presentTickets(this.db, [row]),
+    ]);
     const hasMore = rows.length > MESSAGES_PAGE_SIZE;
-    const page = rows.slice(0, MESSAGES_PAGE_SIZE).reverse().map(presentMessage);
-    return { messages: page, hasMore, ticket: (await presentTicketById(this.db, actor.companyId, t.id))! };
+    const page = await presentRows(this.db, rows.slice(0, MESSAGES_PAGE_SIZE).reverse());
+    return { messages: page, hasMore, ticket: ticket! };
   }
 
   /**
@@ -240,34 +262,50 @@ export class MessagesService {
    * Hands a message already stored as pending (by this service or another domain, e.g. a scheduled message)
    * to its connection, records the outcome and tells the ticket's sockets; `failure` says why it failed.
    */
-  async deliverStored(companyId: number, messageId: number, voice = false): Promise<{ message: MessageDTO; failure: ChannelError["code"] | null }> {
+  async deliverStored(companyId: number, messageId: number, voice = false): Promise<{ message: MessageDTO; failure: DeliveryFailure | null }> {
     const [stored] = await this.db
       .select({ connectionId: messages.connectionId })
       .from(messages)
       .where(and(eq(messages.id, messageId), eq(messages.companyId, companyId)));
     const connectionId = stored?.connectionId ?? null;
+    // Behind earlier messages of the conversation still waiting for the connection (sendQueue.ts): in order.
+    const held = await sendQueueOf(this.ctx).holdBehind(companyId, messageId, voice);
+    if (held) return { message: held, failure: null };
     if (connectionId !== null && (await this.relay.ownedElsewhere(connectionId))) {
       const outcome = await this.relay.request({ companyId, messageId, connectionId, voice });
       const [dto] = await presentMessagesById(this.db, [messageId]);
-      const failure = outcome === "timeout" ? "NOT_CONNECTED" : dto!.status === "failed" ? "SEND_FAILED" : null;
+      const failure =
+        outcome === "timeout"
+          ? "NOT_CONNECTED"
+          : dto!.status !== "failed"
+            ? null
+            : dto!.failureReason?.startsWith("(#131047)")
+              ? "OUTSIDE_WINDOW"
+              : "SEND_FAILED";
       return { message: dto!, failure };
     }
     return this.deliverHere(companyId, messageId, voice);
   }
 
   /** Delivers through this process's own session of the connection (or fails NOT_CONNECTED). */
-  async deliverHere(companyId: number, messageId: number, voice = false): Promise<{ message: MessageDTO; failure: ChannelError["code"] | null }> {
+  async deliverHere(companyId: number, messageId: number, voice = false): Promise<{ message: MessageDTO; failure: DeliveryFailure | null }> {
     const [row] = await this.db
       .select()
       .from(messages)
       .where(and(eq(messages.id, messageId), eq(messages.companyId, companyId)));
     const m = row!;
-    let outcome: { providerMessageId: string | null; status: "sent" | "failed" };
-    let failure: ChannelError["code"] | null = null;
+    let outcome: { providerMessageId: string | null; status: "sent" | "failed"; reason?: string };
+    let failure: DeliveryFailure | null = null;
     try {
       const session = sessionFor(this.ctx, companyId, m.connectionId);
       const to = await addressOfContact(this.db, companyId, m.contactId!);
       const template = (m.dataJson as { template?: TemplateSend } | null)?.template;
+      // Cloud API: outside the 24 h window only a template may go — automatic messages (greetings, bot,
+      // out-of-hours, ratings), schedules, campaigns and retries fail here instead of reaching the Graph API.
+      if (!template && session instanceof CloudApiSession) {
+        const w = await customerServiceWindow(this.db, companyId, m.connectionId, m.contactId);
+        if (w.applies && !w.open) throw new OutsideWindow();
+      }
       if (template) {
         if (!(session instanceof CloudApiSession)) throw new ChannelError("UNSUPPORTED", "templates need a Cloud API connection");
         const result = await session.sendTemplate(to, template);
@@ -294,6 +332,13 @@ export class MessagesService {
       if (!(err instanceof ChannelError)) this.ctx.log.error({ err }, "send failed");
       outcome = { providerMessageId: null, status: "failed" };
       failure = err instanceof ChannelError ? err.code : "SEND_FAILED";
+      // The reason shown on the message: the window refusal, or the Graph API's own words (131047 included).
+      if (err instanceof OutsideWindow) outcome.reason = OUTSIDE_WINDOW_REASON;
+      else if (err instanceof CloudApiSendError) outcome.reason = err.message;
+      if (err instanceof OutsideWindow || (err instanceof CloudApiSendError && [131047, 470].includes(err.graph.code))) failure = "OUTSIDE_WINDOW";
+      // The connection is down: with "queue" (sendWhileDisconnected) it waits for the reconnect (sendQueue.ts).
+      const held = failure === "NOT_CONNECTED" ? await sendQueueOf(this.ctx).holdIfQueued(companyId, m.id, voice) : null;
+      if (held) return { message: held, failure: null };
     }
     return this.recordOutcome(companyId, m, outcome, failure);
   }
@@ -301,13 +346,17 @@ export class MessagesService {
   private async recordOutcome(
     companyId: number,
     m: typeof messages.$inferSelect,
-    outcome: { providerMessageId: string | null; status: "sent" | "failed" },
-    failure: ChannelError["code"] | null,
-  ): Promise<{ message: MessageDTO; failure: ChannelError["code"] | null }> {
+    outcome: { providerMessageId: string | null; status: "sent" | "failed"; reason?: string },
+    failure: DeliveryFailure | null,
+  ): Promise<{ message: MessageDTO; failure: DeliveryFailure | null }> {
     await this.db
       .update(messages)
       .set({
         status: outcome.status,
+        // A failure states its own reason, or none (never an earlier attempt's).
+        ...(outcome.reason
+          ? { dataJson: sql`coalesce(${messages.dataJson}, '{}'::jsonb) || ${JSON.stringify({ failure: outcome.reason })}::jsonb` }
+          : outcome.status === "failed" && { dataJson: sql`${messages.dataJson} - 'failure'` }),
         providerMessageId: outcome.providerMessageId,
         // The provider may already have acked (fast simulator); never move an ack backwards.
         ack: outcome.status === "sent" ? sql`greatest(${messages.ack}, 1)` : messages.ack,
@@ -428,6 +477,38 @@ export class MessagesService {
     const [message] = await presentMessagesById(this.db, [row!.id]);
     this.ctx.events.publish({ type: "messages.created", companyId, message: message!, ticket });
     return this.deliver(companyId, row!.id, false);
+  }
+
+  /**
+   * Reacts to a message of a ticket the actor handles (Cloud API only: the other providers' reactions are
+   * not exposed). A reaction is a free-form message, so the 24 h window applies. "" removes the reaction.
+   */
+  async react(actor: Actor, messageId: number, emoji: string): Promise<void> {
+    const [m] = await this.db
+      .select({ id: messages.id, ticketId: messages.ticketId, providerMessageId: messages.providerMessageId })
+      .from(messages)
+      .where(and(eq(messages.id, messageId), eq(messages.companyId, actor.companyId)))
+      .limit(1);
+    if (!m) throw notFound("ERR_NOT_FOUND");
+    const t = await this.visibleTicket(actor, m.ticketId);
+    if (!ticketPolicy.handle(actor, t)) throw forbidden();
+    if (t.status !== "open") throw new AppError("ERR_TICKET_NOT_OPEN", 400);
+    if (!m.providerMessageId || t.connectionId === null) throw new AppError("ERR_SENDING_WAPP_MSG", 400);
+    await assertCustomerServiceWindow(this.db, actor.companyId, t);
+    const refused = await this.relay.onSession({
+      kind: "react",
+      companyId: actor.companyId,
+      connectionId: t.connectionId,
+      contactId: t.contactId,
+      providerMessageId: m.providerMessageId,
+      emoji,
+    });
+    if (refused) throw new AppError("ERR_SENDING_WAPP_MSG", 400);
+    // Kept where the customer's reactions are (issue 21): the bubble shows it, the ticket's sockets hear of it.
+    if (await storeReaction(this.db, actor.companyId, m.id, OWN_REACTION_SENDER, emoji)) {
+      const [dto] = await presentMessagesById(this.db, [m.id]);
+      this.ctx.events.publish({ type: "messages.updated", companyId: actor.companyId, message: dto!, scope: scopeOf(t) });
+    }
   }
 
   /** Ticket DTO helper for events raised outside a request. */

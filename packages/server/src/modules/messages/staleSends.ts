@@ -27,6 +27,8 @@ export async function sweepStaleSends(ctx: AppContext): Promise<number> {
         lt(messages.updatedAt, new Date(Date.now() - ctx.config.pendingSendStaleMs)),
         sql`coalesce(${messages.idempotencyKey}, '') not like 'campaign:%'`,
         sql`coalesce(${messages.idempotencyKey}, '') not like 'schedule:%'`,
+        // Waiting for the connection on purpose (sendQueue.ts), not left behind.
+        sql`coalesce(${messages.dataJson}->>'queued', '') <> 'waiting'`,
       ),
     )
     .returning({ id: messages.id, companyId: messages.companyId, ticketId: messages.ticketId });

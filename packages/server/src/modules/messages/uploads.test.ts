@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
+import { MESSAGE_BODY_MAX } from "@balcao/shared";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connections, contacts, messages, tickets } from "../../db/schema";
@@ -77,6 +78,27 @@ describe("message uploads", () => {
     expect(leftovers()).toEqual([]);
   });
 
+  it("a traversal file name keeps only its base name, and a page declared as an image is served as what it is, sandboxed", async () => {
+    const page = Buffer.from("<!doctype html><html><body><script>window.__xss=1</script></body></html>");
+    const res = await upload(multipart([{ name: "../../../../etc/cron.d/foto.png", data: page, type: "image/png" }]));
+    expect([201, 400]).toContain(res.statusCode);
+    const listed = (await t.app.inject({ method: "GET", url: `/api/messages/${ticketId}`, headers: tenant.adminSession.headers })).json() as {
+      messages: { mediaUrl: string | null; mediaName: string | null; mimeType: string | null }[];
+    };
+    const stored = listed.messages.find((m) => m.mediaName === "foto.png")!;
+    expect(stored).toBeTruthy();
+    expect(stored.mimeType).not.toBe("image/png");
+    const file = await t.app.inject({ method: "GET", url: stored.mediaUrl!, headers: tenant.adminSession.headers });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers["content-type"]).not.toMatch(/^(image|text\/html)/);
+    expect(file.headers["x-content-type-options"]).toBe("nosniff");
+    expect(file.headers["content-security-policy"]).toContain("sandbox");
+    expect(file.rawPayload.equals(page)).toBe(true);
+    // Nothing was written outside the media store.
+    expect(existsSync(path.join(t.config.dataDir, "etc"))).toBe(false);
+    expect(leftovers()).toEqual([]);
+  });
+
   it("refuse a file over UPLOAD_MAX_MB with 413, storing nothing and leaving nothing", async () => {
     const before = await messageCount();
     const res = await upload(multipart([{ name: "grande.pdf", data: pdf(Math.round(1.2 * MB)), type: "application/pdf" }]));
@@ -95,6 +117,16 @@ describe("message uploads", () => {
       ]),
     );
     expect(res.statusCode).toBe(413);
+    expect(await messageCount()).toBe(before);
+    expect(leftovers()).toEqual([]);
+  });
+
+  it("text fields are checked against the shared form schema: a caption over the limit is a 400, storing nothing and leaving nothing", async () => {
+    const before = await messageCount();
+    const res = await upload(multipart([{ name: "a.pdf", data: pdf(1024), type: "application/pdf" }], "x".repeat(MESSAGE_BODY_MAX + 1)));
+    expect(res.statusCode).toBe(400);
+    // The validation answer of the JSON form for the same caption.
+    expect(res.json().error).toContain(String(MESSAGE_BODY_MAX));
     expect(await messageCount()).toBe(before);
     expect(leftovers()).toEqual([]);
   });

@@ -3,7 +3,7 @@ import type { FastifyRequest } from "fastify";
 import type { App } from "../../app";
 import type { AppContext } from "../../context";
 import { bearerToken } from "../../http/auth";
-import { readMultipart } from "../messages/routes";
+import { readMultipart, sendApiForm } from "../messages/routes";
 import type { SendInput } from "../messages/service";
 import { IdempotencyStore, idempotencyKeyOf } from "./idempotency";
 import { SendApiService } from "./service";
@@ -23,6 +23,7 @@ export function registerMessagesApiRoutes(app: App): void {
     "/messages/send",
     {
       schema: { tags: ["messages-api"] },
+      config: { multipart: sendApiForm(app.ctx.config) },
       // Every answer of a reserved key — success or any error the error handler shaped — is what a replay gets.
       onSend: async (request, reply, payload) => {
         const reservation = reserved.get(request);

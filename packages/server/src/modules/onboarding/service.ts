@@ -1,18 +1,10 @@
+import { ONBOARDING_STEPS, type OnboardingDTO, type OnboardingStepKey } from "@balcao/shared";
 import { sql } from "drizzle-orm";
 import type { AppContext } from "../../context";
 import { settings } from "../../db/schema";
 
-/** The first-run steps of a new company (issue 16), in the order the checklist shows them. */
-export const ONBOARDING_STEPS = ["connection", "queue", "attendant", "reply"] as const;
-export type OnboardingStepKey = (typeof ONBOARDING_STEPS)[number];
-
-export interface OnboardingDTO {
-  steps: { key: OnboardingStepKey; done: boolean }[];
-  /** Every step is done. */
-  completed: boolean;
-  /** An admin of the company hid the checklist (stored per company, see docs/decisions.md). */
-  dismissed: boolean;
-}
+/** The steps and the answer's shape live in @balcao/shared (the OpenAPI document's schema, issue 19). */
+export { ONBOARDING_STEPS, type OnboardingDTO };
 
 /** The settings row that records the dismissal: one per company, not one of the keys PUT /settings accepts. */
 export const ONBOARDING_DISMISSED_KEY = "onboardingDismissed";

@@ -23,12 +23,11 @@ import type { ErrorCode } from "@balcao/shared";
 import type { AppContext } from "../../context";
 import type { Tx } from "../../db/client";
 import { connectionLeases, connections, messages, scheduledMessages, tickets, users } from "../../db/schema";
-import type { ChannelError } from "../../channels/types";
 import { renderTemplate } from "../chatbot/templates";
 import { loadTicketContext, variablesOf } from "../chatbot/context";
 import { previewOf } from "../messages/labels";
 import { presentMessagesById } from "../messages/presenter";
-import { MessagesService } from "../messages/service";
+import { MessagesService, type DeliveryFailure } from "../messages/service";
 import { openOrReuseTicket } from "../tickets/outbound";
 import { presentTicketById } from "../tickets/presenter";
 import { presentScheduleById } from "./presenter";
@@ -52,12 +51,13 @@ export interface ScheduleJobPayload {
 
 type ScheduleRow = typeof scheduledMessages.$inferSelect;
 
-const FAILURE_CODES: Record<ChannelError["code"] | "SEND_FAILED", ErrorCode> = {
+const FAILURE_CODES: Record<DeliveryFailure, ErrorCode> = {
   NOT_CONNECTED: "ERR_WAPP_NOT_INITIALIZED",
   INVALID_NUMBER: "ERR_WAPP_INVALID_CONTACT",
   SEND_FAILED: "ERR_SENDING_WAPP_MSG",
   DELETE_FAILED: "ERR_SENDING_WAPP_MSG",
   UNSUPPORTED: "ERR_SENDING_WAPP_MSG",
+  OUTSIDE_WINDOW: "ERR_OUTSIDE_WHATSAPP_WINDOW",
 };
 
 export class ScheduleSender {

@@ -1,4 +1,4 @@
-import { and, asc, eq, notInArray } from "drizzle-orm";
+import { and, asc, eq, ne, notInArray, notLike } from "drizzle-orm";
 import { SECRET_SETTING_KEYS, SETTING_VALUES, type SettingDTO } from "@balcao/shared";
 import type { AppContext } from "../../context";
 import type { DbOrTx } from "../../db/client";
@@ -10,7 +10,16 @@ export function listCompanySettings(db: DbOrTx, companyId: number, withSecrets: 
   return db
     .select({ key: settings.key, value: settings.value })
     .from(settings)
-    .where(and(eq(settings.companyId, companyId), withSecrets ? undefined : notInArray(settings.key, [...SECRET_SETTING_KEYS])))
+    .where(
+      and(
+        eq(settings.companyId, companyId),
+        withSecrets ? undefined : notInArray(settings.key, [...SECRET_SETTING_KEYS]),
+        // Rows with their own routes (issue 21): the SMTP setting (its password is write-only) and the bell's
+        // per-user read markers.
+        ne(settings.key, "smtp"),
+        notLike(settings.key, "notificationsRead:%"),
+      ),
+    )
     .orderBy(asc(settings.key));
 }
 

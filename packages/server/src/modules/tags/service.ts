@@ -7,6 +7,7 @@ import {
   type TagDTO,
   type TagKanbanResponse,
   type TagListResponse,
+  type TicketTagsResponse,
   tagCreateBody,
   tagUpdateBody,
 } from "@balcao/shared";
@@ -23,10 +24,8 @@ type CreateInput = z.output<typeof tagCreateBody>;
 type UpdateInput = z.output<typeof tagUpdateBody>;
 
 /** What the ticket-tag endpoints answer: the ticket's tags after the change. */
-export interface TicketTagsResult {
-  ticketId: number;
-  tags: TagDTO[];
-}
+/** The ticket's tags after a change (the shared schema documents it). */
+export type TicketTagsResult = TicketTagsResponse;
 
 /** A stable palette colour for a tag created by name only. */
 export function colorForName(name: string): string {

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { TicketDTO } from "@balcao/shared";
 import type { DbOrTx } from "../../db/client";
 import { connections, contacts, queues, tags, tickets, ticketTags, users } from "../../db/schema";
@@ -19,6 +19,8 @@ export const ticketSelection = {
   queueName: queues.name,
   queueColor: queues.color,
   connectionName: connections.name,
+  // updated_at in microseconds (a JS Date keeps milliseconds only): the list's next-page cursor.
+  cursorAt: sql<string>`(extract(epoch from ${tickets.updatedAt}) * 1000000)::bigint::text`,
 };
 
 export function selectTickets(db: DbOrTx) {

@@ -1,5 +1,15 @@
 import { and, desc, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
-import { can, isAdmin, ticketCreateBody, ticketListQuery, ticketUpdateBody, type TicketDTO, type TicketListResponse } from "@balcao/shared";
+import { alias, unionAll } from "drizzle-orm/pg-core";
+import {
+  can,
+  encodeKeysetCursor,
+  isAdmin,
+  ticketCreateBody,
+  ticketListQuery,
+  ticketUpdateBody,
+  type TicketDTO,
+  type TicketListResponse,
+} from "@balcao/shared";
 import type { z } from "zod";
 import type { AppContext } from "../../context";
 import { isUniqueViolation, type Tx } from "../../db/client";
@@ -36,10 +46,17 @@ export class TicketsService {
   async list(actor: Actor, q: ListQuery): Promise<TicketListResponse> {
     const rows = await this.listQuery(actor, q);
     const hasMore = rows.length > TICKETS_PAGE_SIZE;
-    return { tickets: await presentTickets(this.db, rows.slice(0, TICKETS_PAGE_SIZE)), hasMore };
+    const page = rows.slice(0, TICKETS_PAGE_SIZE);
+    const last = page.at(-1);
+    // The next page starts after the last row's (updated_at, id), whatever moved or arrived meanwhile.
+    const nextCursor = hasMore && last ? encodeKeysetCursor({ at: Number(last.cursorAt), id: last.ticket.id }) : null;
+    return { tickets: await presentTickets(this.db, page), hasMore, nextCursor };
   }
 
-  /** The page query alone (one row past the page), also run bare by bench/tickets-list.ts as its baseline. */
+  /**
+   * The page query alone (one row past the page), also run bare by bench/tickets-list.ts as its baseline.
+   * `cursor` pages by keyset (constant cost at any depth); `pageNumber` (OFFSET) stays for API compatibility.
+   */
   async listQuery(actor: Actor, q: ListQuery) {
     const admin = isAdmin(actor);
     // Show-all (admins and supervisors) drops "mine only"; for a supervisor it stays within its queues below.
@@ -79,7 +96,7 @@ export class TicketsService {
     if (q.searchParam) {
       const pattern = containsPattern(q.searchParam);
       const digits = q.searchParam.replace(/\D/g, "");
-      // Both sides are subqueries the trigram indexes answer (contacts by name, messages by text),
+      // Both sides are subqueries the trigram indexes answer (contacts by name and number, messages by text),
       // instead of a per-ticket probe of every message.
       const contactMatch = this.db
         .select({ id: contacts.id })
@@ -94,13 +111,25 @@ export class TicketsService {
         .select({ id: messages.ticketId })
         .from(messages)
         .where(and(eq(messages.companyId, actor.companyId), sql`${foldColumn(messages.body)} like ${pattern}`));
-      conditions.push(or(inArray(tickets.contactId, contactMatch), inArray(tickets.id, messageMatch)));
+      const matched = alias(tickets, "matched");
+      const contactTickets = this.db
+        .select({ id: matched.id })
+        .from(matched)
+        .where(and(eq(matched.companyId, actor.companyId), inArray(matched.contactId, contactMatch)));
+      // One IN over the union, not an OR of two INs: the planner starts from the few matching tickets and
+      // sorts them, where the OR made it walk every ticket of the company testing two hashed subplans.
+      conditions.push(inArray(tickets.id, unionAll(contactTickets, messageMatch)));
     }
-    return selectTickets(this.db)
+    if (q.cursor) {
+      conditions.push(
+        sql`(${tickets.updatedAt}, ${tickets.id}) < (timestamptz 'epoch' + ${q.cursor.at}::bigint * interval '1 microsecond', ${q.cursor.id}::int)`,
+      );
+    }
+    const query = selectTickets(this.db)
       .where(and(...conditions))
       .orderBy(desc(tickets.updatedAt), desc(tickets.id))
-      .limit(TICKETS_PAGE_SIZE + 1)
-      .offset((q.pageNumber - 1) * TICKETS_PAGE_SIZE);
+      .limit(TICKETS_PAGE_SIZE + 1);
+    return q.cursor ? query : query.offset((q.pageNumber - 1) * TICKETS_PAGE_SIZE);
   }
 
   /**

@@ -1,8 +1,8 @@
 /**
  * Scale-out: two server processes (src/main.ts, as in production) on one PostgreSQL behind a tiny
  * round-robin HTTP proxy. Replies, deletions and read receipts posted through the proxy work whichever node
- * gets them, a session command sent to the node that does not run the connection reaches its owner, and a
- * socket on one node receives what happened on the other.
+ * gets them; a number check, the simulator's API and a session command sent to the node that does not run
+ * the connection reach its owner; and a socket on one node receives what happened on the other.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -73,7 +73,7 @@ async function socketOn(url: string, token: string): Promise<Socket> {
 }
 
 describe("two server processes behind a round-robin proxy", () => {
-  it("sends, deletions, read receipts and session commands work on either node; socket events cross nodes", async () => {
+  it("sends, deletions, read receipts, number checks, the simulator and session commands work on either node; socket events cross nodes", async () => {
     const tenant = await buildTenant(t.app);
     const headers = tenant.adminSession.headers as Record<string, string>;
     const token = headers.authorization!.replace(/^Bearer /i, "");
@@ -113,6 +113,19 @@ describe("two server processes behind a round-robin proxy", () => {
       (await api(owner.url, headers, "POST", `/simulator/${connectionId}/phones/${phone}/messages`, { type: "text", body: "Olá, nó?" })).status,
     ).toBe(201);
     expect((await heard).message.body).toBe("Olá, nó?");
+
+    // The simulator's API on the node that does not run the connection: the owner's phones and errors.
+    const phonesThere = await api(other.url, headers, "GET", `/simulator/${connectionId}/phones`);
+    expect(phonesThere.status, phonesThere.text).toBe(200);
+    expect(phonesThere.json).toEqual((await api(owner.url, headers, "GET", `/simulator/${connectionId}/phones`)).json);
+    expect(phonesThere.json.map((p: { number: string }) => p.number)).toEqual([phone]);
+    const noMessage = await api(other.url, headers, "POST", `/simulator/${connectionId}/phones/${phone}/messages/nada/ack`, { ack: 3 });
+    expect(noMessage.status).toBe(404);
+    expect(noMessage.json).toMatchObject({ error: "ERR_SIMULATOR_NO_MESSAGE" });
+    // A number check on that node: the owner's session refuses a number WhatsApp does not know.
+    const unknown = await api(other.url, headers, "POST", "/contacts", { name: "Sem WhatsApp", number: "5511987650000" });
+    expect(unknown.status, unknown.text).toBe(400);
+    expect(unknown.json).toMatchObject({ error: "ERR_WAPP_INVALID_CONTACT" });
 
     const [ticket] = await t.ctx.database.db
       .select()

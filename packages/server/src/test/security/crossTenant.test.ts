@@ -1,4 +1,6 @@
+import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectSocket } from "../factories";
 import { createTestApp, type TestApp } from "../testApp";
 import { routeTable, type RouteInfo } from "./routes";
 import { buildWorld, type Tenant } from "./world";
@@ -6,19 +8,24 @@ import { buildWorld, type Tenant } from "./world";
 /**
  * Cross-tenant probe over the whole route table (issue 11): company B's admin and attendant call every
  * route with company A's ids in the path and query and A's marker as the search. No answer may carry A's
- * marker, none may be a 5xx, and no change through A's ids may succeed.
+ * marker, none may be a 5xx, and no change through A's ids may succeed. A socket canary: while A's customer
+ * writes and A's admin edits records (all carrying A's marker), B's sockets hear none of it.
  */
 
 let t: TestApp;
 let a: Tenant;
 let b: Tenant;
 let routes: RouteInfo[];
+const sockets: Socket[] = [];
 beforeAll(async () => {
   t = await createTestApp({ SIMULATOR_ACK_DELAY_MS: "0" });
   [a, b] = [await buildWorld(t), await buildWorld(t)];
   routes = routeTable(t.app);
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  for (const socket of sockets) socket.close();
+  await t.close();
+});
 
 /** A's id for a path parameter, by the resource the path names; undefined when the path names none of A's. */
 function idFor(route: RouteInfo, param: string, tenant: Tenant): string | number | undefined {
@@ -114,5 +121,30 @@ describe("cross-tenant probe, generated from the route table", () => {
     expect(res.body).toContain(a.marker);
     const list = await t.app.inject({ method: "GET", url: `/api/tickets?searchParam=${a.marker}&showAll=true`, headers: a.admin.headers });
     expect(list.body).toContain(a.marker);
+  });
+
+  it("socket canary: B's sockets receive no event of A's, while A's own socket does", async () => {
+    const heard = async (token: string) => {
+      const socket = await connectSocket(t.app, token);
+      sockets.push(socket);
+      const events: string[] = [];
+      socket.onAny((event: string, ...args: unknown[]) => events.push(`${event} ${JSON.stringify(args)}`));
+      return events;
+    };
+    const [witness, bAdmin, bUser] = await Promise.all([heard(a.admin.token), heard(b.admin.token), heard(b.user.token)]);
+    const call = async (session: Tenant["admin"], method: "POST" | "PUT", url: string, payload: object) => {
+      const res = await t.app.inject({ method, url: `/api${url}`, headers: session.headers, payload });
+      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
+    };
+    // A's customer writes, A's admin edits a contact, creates a tag and writes in the internal chat.
+    await call(a.admin, "POST", `/simulator/${a.ids.connection}/phones/5511987659876/messages`, { type: "text", body: `Canário ${a.marker}` });
+    await call(a.admin, "PUT", `/contacts/${a.ids.contact}`, { name: `Cliente ${a.marker} editado` });
+    await call(a.admin, "POST", "/tags", { name: `Nova ${a.marker}`.slice(0, 50), color: "#1565C0" });
+    await call(a.admin, "POST", `/chats/${a.ids.chat}/messages`, { message: `Outro recado ${a.marker}` });
+    await expect.poll(() => witness.filter((e) => e.includes(a.marker)).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(4);
+    // Then B's own change: once B's sockets hear it, anything of A's sent before it would have arrived too.
+    await call(b.admin, "POST", "/tags", { name: `Nova ${b.marker}`.slice(0, 50), color: "#1565C0" });
+    await expect.poll(() => bAdmin.some((e) => e.includes(b.marker)) && bUser.some((e) => e.includes(b.marker)), { timeout: 10_000 }).toBe(true);
+    expect([...bAdmin, ...bUser].filter((e) => e.includes(a.marker))).toEqual([]);
   });
 });

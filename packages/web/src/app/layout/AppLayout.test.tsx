@@ -1,8 +1,11 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { PRELOAD_TIMEOUT_MS, preloadPages } from "../../test/lazyPages";
 import { fakeSession, jsonResponse, makeUser, mockFetch, renderRoutes } from "../../test/utils";
 import { routes } from "../router";
+
+beforeAll(() => preloadPages(), PRELOAD_TIMEOUT_MS);
 
 describe("shell layout (wide screen)", () => {
   beforeEach(() => {

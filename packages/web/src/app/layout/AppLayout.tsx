@@ -1,6 +1,6 @@
 import { MOBILE_BREAKPOINT_PX } from "@balcao/shared";
 import { Box, Drawer, Toolbar, useMediaQuery } from "@mui/material";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Outlet } from "react-router";
 import { useAnotherLoginGuard } from "../../features/auth/useAnotherLoginGuard";
 import { usePaymentRealtime } from "../../features/billing/api";
@@ -9,7 +9,9 @@ import { useBillingOnly } from "../../features/billing/billingOnly";
 import { SubscriptionBanner } from "../../features/billing/SubscriptionBanner";
 import { useQueueRealtime } from "../../features/queues/api";
 import { useSettingsRealtime } from "../../features/settings/api";
+import { KeyboardLayer } from "../../features/keyboard/KeyboardLayer";
 import { useUserRealtime } from "../../features/users/useUserRealtime";
+import { registerServiceWorker } from "../pwa";
 import { MainMenu } from "./MainMenu";
 import { TopBar } from "./TopBar";
 
@@ -32,6 +34,7 @@ function FullLayout() {
   useSettingsRealtime();
   // Queue lists feed the tickets filter and user modal on every page, not only /queues.
   useQueueRealtime();
+  useEffect(registerServiceWorker, []);
 
   const open = wide ? desktopOpen : mobileOpen;
   const toggle = () => (wide ? setDesktopOpen((o) => !o) : setMobileOpen((o) => !o));
@@ -40,6 +43,7 @@ function FullLayout() {
   return (
     <Box sx={{ display: "flex", height: "100vh" }}>
       <TopBar drawerOpen={open} onToggleDrawer={toggle} />
+      <KeyboardLayer />
       {wide ? (
         <Drawer
           variant="permanent"

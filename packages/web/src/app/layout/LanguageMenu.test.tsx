@@ -1,11 +1,14 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { sessionStore } from "../../api/session";
+import { PRELOAD_TIMEOUT_MS, preloadPages } from "../../test/lazyPages";
 import { fakeSession, jsonResponse, makeUser, mockFetch, renderRoutes } from "../../test/utils";
 import { formatDate, formatMoney, formatNumber } from "../format";
 import i18n, { initialLanguage } from "../i18n";
 import { routes } from "../router";
+
+beforeAll(() => preloadPages(), PRELOAD_TIMEOUT_MS);
 
 describe("language picker in the user menu (issue 16)", () => {
   beforeEach(() => {

@@ -1,4 +1,4 @@
-import { Collapse, List, ListItemButton, ListItemIcon, ListItemText, ListSubheader, Tooltip } from "@mui/material";
+import { Box, Collapse, Divider, List, ListItem, ListItemButton, ListItemIcon, ListItemText, ListSubheader, Tooltip } from "@mui/material";
 import AccountTreeOutlined from "@mui/icons-material/AccountTreeOutlined";
 import AnnouncementOutlined from "@mui/icons-material/AnnouncementOutlined";
 import CampaignOutlined from "@mui/icons-material/CampaignOutlined";
@@ -66,12 +66,23 @@ export function MainMenu({ collapsed, onNavigate }: MainMenuProps) {
 
   const visible = (entry: MenuEntry) => canOpenPathname(user, entry.to) && (!entry.campaigns || campaigns.visible);
 
+  // The groups scroll inside the drawer while Sair stays pinned at its bottom, so it is never cut off (1366×800,
+  // issue 16). Each group is a list of its own (<ul> of <li>), named by its title for screen readers.
   return (
-    <List component="nav" aria-label={t("mainDrawer.navigation")} dense>
-      {MENU.filter((group) => group.items.some(visible)).map((group) => (
-        <li key={group.title}>
-          <List disablePadding dense>
-            {!collapsed && <ListSubheader sx={{ lineHeight: "32px", bgcolor: "transparent" }}>{t(`mainDrawer.groups.${group.title}`)}</ListSubheader>}
+    <Box component="nav" aria-label={t("mainDrawer.navigation")} sx={{ flex: 1, minHeight: 0, display: "flex", flexDirection: "column" }}>
+      <Box sx={{ flex: 1, minHeight: 0, overflowY: "auto", overflowX: "hidden" }}>
+        {MENU.filter((group) => group.items.some(visible)).map((group) => (
+          <List
+            key={group.title}
+            dense
+            disablePadding
+            aria-label={t(`mainDrawer.groups.${group.title}`)}
+            subheader={
+              collapsed ? undefined : (
+                <ListSubheader sx={{ lineHeight: "28px", bgcolor: "transparent" }}>{t(`mainDrawer.groups.${group.title}`)}</ListSubheader>
+              )
+            }
+          >
             {group.items
               .filter(visible)
               .map((entry) =>
@@ -82,16 +93,18 @@ export function MainMenu({ collapsed, onNavigate }: MainMenuProps) {
                 ),
               )}
           </List>
-        </li>
-      ))}
-      <li>
-        <List disablePadding dense>
-          <MenuRow label={t("mainDrawer.listItems.logout")} icon={<Logout />} collapsed={collapsed} onClick={() => void logout()} />
-        </List>
-      </li>
-    </List>
+        ))}
+      </Box>
+      <Divider />
+      <List dense disablePadding>
+        <MenuRow label={t("mainDrawer.listItems.logout")} icon={<Logout />} collapsed={collapsed} onClick={() => void logout()} />
+      </List>
+    </Box>
   );
 }
+
+/** One compact row (32 px) so the admin's whole menu fits a 800 px high window. */
+const ROW_SX = { py: 0.5, minHeight: 32 } as const;
 
 function MenuRow({
   label,
@@ -111,22 +124,26 @@ function MenuRow({
   nested?: boolean;
 }) {
   const button = to ? (
-    <ListItemButton component={NavLink} to={to} end selected={selected} onClick={onClick} sx={{ pl: nested && !collapsed ? 4 : 2 }}>
+    <ListItemButton component={NavLink} to={to} end selected={selected} onClick={onClick} sx={{ ...ROW_SX, pl: nested && !collapsed ? 4 : 2 }}>
       <ListItemIcon>{icon}</ListItemIcon>
-      <ListItemText primary={label} sx={{ opacity: collapsed ? 0 : 1 }} />
+      <ListItemText primary={label} sx={{ my: 0, opacity: collapsed ? 0 : 1 }} />
     </ListItemButton>
   ) : (
-    <ListItemButton onClick={onClick} selected={selected}>
+    <ListItemButton onClick={onClick} selected={selected} sx={ROW_SX}>
       <ListItemIcon>{icon}</ListItemIcon>
-      <ListItemText primary={label} sx={{ opacity: collapsed ? 0 : 1 }} />
+      <ListItemText primary={label} sx={{ my: 0, opacity: collapsed ? 0 : 1 }} />
     </ListItemButton>
   );
-  return collapsed ? (
-    <Tooltip title={label} placement="right">
-      <span>{button}</span>
-    </Tooltip>
-  ) : (
-    button
+  return (
+    <ListItem disablePadding sx={{ display: "block" }}>
+      {collapsed ? (
+        <Tooltip title={label} placement="right">
+          <span>{button}</span>
+        </Tooltip>
+      ) : (
+        button
+      )}
+    </ListItem>
   );
 }
 
@@ -152,19 +169,19 @@ function MenuBranch({ entry, collapsed, onNavigate }: { entry: MenuEntry; collap
   const [open, setOpen] = useState(false);
   const label = t(`mainDrawer.listItems.${entry.label}`);
   return (
-    <>
-      <ListItemButton onClick={() => setOpen((o) => !o)} aria-expanded={open}>
+    <ListItem disablePadding sx={{ display: "block" }}>
+      <ListItemButton onClick={() => setOpen((o) => !o)} aria-expanded={open} sx={ROW_SX}>
         <ListItemIcon>{ICONS[entry.icon]}</ListItemIcon>
-        <ListItemText primary={label} sx={{ opacity: collapsed ? 0 : 1 }} />
+        <ListItemText primary={label} sx={{ my: 0, opacity: collapsed ? 0 : 1 }} />
         {!collapsed && (open ? <ExpandLess /> : <ExpandMore />)}
       </ListItemButton>
       <Collapse in={open} timeout="auto" unmountOnExit>
-        <List disablePadding dense>
+        <List disablePadding dense aria-label={label}>
           {entry.children?.map((child) => (
             <MenuLink key={child.label} entry={child} collapsed={collapsed} onNavigate={onNavigate} nested />
           ))}
         </List>
       </Collapse>
-    </>
+    </ListItem>
   );
 }

@@ -9,6 +9,7 @@ import { useTranslation } from "react-i18next";
 import { useSession } from "../../features/auth/SessionProvider";
 import { AnnouncementsPopover } from "../../features/announcements/AnnouncementsPopover";
 import { ChatsPopover } from "../../features/chats/ChatsPopover";
+import { ConnectionAlertsBell } from "../../features/notifications/ConnectionAlertsBell";
 import { TicketsBell } from "../../features/tickets/TicketsBell";
 import { useColorMode } from "../theme";
 import { ProfileMenu } from "./ProfileMenu";
@@ -55,6 +56,7 @@ export function TopBar({ drawerOpen, onToggleDrawer }: TopBarProps) {
           </IconButton>
         </Tooltip>
         <TicketsBell />
+        <ConnectionAlertsBell />
         <AnnouncementsPopover />
         <ChatsPopover />
         <ProfileMenu />

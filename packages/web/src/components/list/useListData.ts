@@ -37,8 +37,8 @@ export interface ListSearch {
   searchParam: string;
 }
 
-export function useListSearch(delayMs = SEARCH_DEBOUNCE_MS): ListSearch {
-  const [search, setSearch] = useState("");
+export function useListSearch(delayMs = SEARCH_DEBOUNCE_MS, initial = ""): ListSearch {
+  const [search, setSearch] = useState(initial);
   const searchParam = useDebouncedValue(search.trim().toLowerCase(), delayMs);
   return { search, setSearch, searchParam };
 }

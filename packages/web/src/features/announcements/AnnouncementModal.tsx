@@ -1,10 +1,8 @@
 import { ANNOUNCEMENT_MEDIA_EXTENSIONS, ANNOUNCEMENT_MEDIA_MAX_BYTES, announcementCreateBody, type AnnouncementDTO } from "@balcao/shared";
-import { Box, Button, IconButton, MenuItem, TextField, Tooltip, Typography } from "@mui/material";
-import AttachFile from "@mui/icons-material/AttachFile";
-import Close from "@mui/icons-material/Close";
+import { Box, MenuItem, TextField, Typography } from "@mui/material";
 import { enqueueSnackbar } from "notistack";
-import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { AttachmentField, useAttachment } from "../../components/form/AttachmentField";
 import { DialogForm, FormDialog } from "../../components/form/FormDialog";
 import { useZodForm } from "../../components/form/useZodForm";
 import { translateValidation } from "../../components/toastError";
@@ -40,9 +38,10 @@ function AnnouncementForm({ announcement, onClose }: { announcement: Announcemen
   const { t } = useTranslation();
   const save = useSaveAnnouncement(announcement?.id);
   const media = useAnnouncementMedia();
-  const fileInput = useRef<HTMLInputElement>(null);
-  const [file, setFile] = useState<File | null>(null);
-  const [removeCurrent, setRemoveCurrent] = useState(false);
+  const attachment = useAttachment(announcement?.mediaName, (picked) => {
+    const problem = attachmentProblem(picked);
+    return problem ? t(`announcements.attachment.${problem}`) : null;
+  });
   const form = useZodForm(announcementCreateBody, {
     defaultValues: {
       title: announcement?.title ?? "",
@@ -53,26 +52,14 @@ function AnnouncementForm({ announcement, onClose }: { announcement: Announcemen
     translate: (message) => (message === "Invalid priority" ? t("announcements.validation.priority") : translateValidation(message)),
   });
 
-  const pick = (picked: File | undefined) => {
-    if (!picked) return;
-    const problem = attachmentProblem(picked);
-    if (problem) {
-      enqueueSnackbar(t(`announcements.attachment.${problem}`), { variant: "error" });
-      return;
-    }
-    setFile(picked);
-  };
-
   const onSubmit = form.submit(async (values) => {
     const saved = await withSpecFailure(() => save.mutateAsync(values), t("announcements.toasts.saveFailed"));
     // The record exists now; its attachment follows (a failed upload keeps the saved text and says why).
-    if (file) await media.upload.mutateAsync({ id: saved.id, file });
-    else if (removeCurrent && announcement?.mediaPath) await media.remove.mutateAsync(saved.id);
+    if (attachment.file) await media.upload.mutateAsync({ id: saved.id, file: attachment.file });
+    else if (attachment.removeCurrent && announcement?.mediaPath) await media.remove.mutateAsync(saved.id);
     enqueueSnackbar(t("announcements.toasts.saved"), { variant: "success" });
     onClose();
   });
-
-  const currentName = file?.name ?? (removeCurrent ? null : announcement?.mediaName) ?? null;
 
   return (
     <DialogForm onSubmit={onSubmit} onCancel={onClose} busy={form.busy} submitLabel={t("announcements.modal.save")}>
@@ -91,44 +78,12 @@ function AnnouncementForm({ announcement, onClose }: { announcement: Announcemen
           <MenuItem value="false">{t("announcements.status.inactive")}</MenuItem>
         </TextField>
       </Box>
-      <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
-        <input
-          ref={fileInput}
-          type="file"
-          hidden
-          accept={ANNOUNCEMENT_MEDIA_EXTENSIONS.join(",")}
-          data-testid="announcement-file"
-          onChange={(e) => {
-            pick(e.target.files?.[0]);
-            e.target.value = "";
-          }}
-        />
-        <Button variant="outlined" startIcon={<AttachFile />} onClick={() => fileInput.current?.click()}>
-          {t("announcements.form.attach")}
-        </Button>
-        <Typography
-          variant="body2"
-          color={currentName ? "text.primary" : "text.secondary"}
-          noWrap
-          sx={{ flexGrow: 1 }}
-          data-testid="announcement-attachment-name"
-        >
-          {currentName ?? t("announcements.noAttachment")}
-        </Typography>
-        {currentName && (
-          <Tooltip title={t("announcements.form.removeAttachment")}>
-            <IconButton
-              aria-label={t("announcements.form.removeAttachment")}
-              onClick={() => {
-                if (file) setFile(null);
-                else setRemoveCurrent(true);
-              }}
-            >
-              <Close fontSize="small" />
-            </IconButton>
-          </Tooltip>
-        )}
-      </Box>
+      <AttachmentField
+        attachment={attachment}
+        accept={ANNOUNCEMENT_MEDIA_EXTENSIONS.join(",")}
+        labels={{ attach: t("announcements.form.attach"), none: t("announcements.noAttachment"), remove: t("announcements.form.removeAttachment") }}
+        testIds={{ input: "announcement-file", name: "announcement-attachment-name" }}
+      />
       <Typography variant="caption" color="text.secondary">
         {t("announcements.form.attachHint", { size: Math.round(ANNOUNCEMENT_MEDIA_MAX_BYTES / 1024 / 1024) })}
       </Typography>

@@ -1,9 +1,9 @@
 import type { AnnouncementDTO } from "@balcao/shared";
-import { Badge, Box, CircularProgress, IconButton, List, ListItemButton, ListItemText, Popover, Tooltip, Typography, useTheme } from "@mui/material";
+import { Box, ListItemButton, ListItemText, useTheme } from "@mui/material";
 import CampaignOutlined from "@mui/icons-material/CampaignOutlined";
-import { useMemo, useState, type UIEvent } from "react";
+import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { isNearEnd } from "../../components/InfiniteScrollArea";
+import { TopBarPopover } from "../../components/TopBarPopover";
 import { uniqueById } from "../../components/uniqueById";
 import { useAnnouncementsFeed, useAnnouncementsRealtime } from "./api";
 import { AnnouncementViewer } from "./AnnouncementViewer";
@@ -18,7 +18,6 @@ import { formatLocalDate } from "../../app/format";
 export function AnnouncementsPopover() {
   const { t } = useTranslation();
   const theme = useTheme();
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [viewing, setViewing] = useState<AnnouncementDTO | null>(null);
   useAnnouncementsRealtime();
   const feed = useAnnouncementsFeed();
@@ -27,52 +26,27 @@ export function AnnouncementsPopover() {
   const records = useMemo(() => uniqueById(pages.map((page) => page.records)), [feed.data]);
   const unread = pages[0]?.unreadCount ?? 0;
 
-  const onScroll = (event: UIEvent<HTMLElement>) => {
-    if (feed.hasNextPage && !feed.isFetchingNextPage && isNearEnd(event.currentTarget)) void feed.fetchNextPage();
-  };
-
   return (
     <>
-      <Tooltip title={t("announcements.popover.title")}>
-        <IconButton color="inherit" aria-label={t("announcements.popover.label", { count: unread })} onClick={(e) => setAnchor(e.currentTarget)}>
-          <Badge badgeContent={unread} color="error" data-testid="announcements-unread">
-            <CampaignOutlined />
-          </Badge>
-        </IconButton>
-      </Tooltip>
-      <Popover
-        open={!!anchor}
-        anchorEl={anchor}
-        onClose={() => setAnchor(null)}
-        anchorOrigin={{ vertical: "bottom", horizontal: "right" }}
-        transformOrigin={{ vertical: "top", horizontal: "right" }}
+      <TopBarPopover
+        title={t("announcements.popover.title")}
+        label={t("announcements.popover.label", { count: unread })}
+        icon={<CampaignOutlined />}
+        count={unread}
+        badgeData={{ "data-testid": "announcements-unread" }}
+        feed={feed}
+        empty={t("announcements.popover.empty")}
+        rowCount={records.length}
+        width={360}
       >
-        <Typography variant="subtitle2" sx={{ px: 2, pt: 1.5, pb: 0.5 }}>
-          {t("announcements.popover.title")}
-        </Typography>
-        <List dense sx={{ width: 360, maxHeight: 420, overflowY: "auto" }} aria-label={t("announcements.popover.title")} onScroll={onScroll}>
-          {feed.isPending && (
-            <Box sx={{ display: "flex", justifyContent: "center", p: 2 }}>
-              <CircularProgress size={24} aria-label={t("common.loading")} />
-            </Box>
-          )}
-          {feed.isError && (
-            <Typography variant="body2" color="text.secondary" sx={{ p: 2 }}>
-              {t("errors.listFailed")}
-            </Typography>
-          )}
-          {!feed.isPending && !feed.isError && records.length === 0 && (
-            <Typography variant="body2" color="text.secondary" sx={{ p: 2 }}>
-              {t("announcements.popover.empty")}
-            </Typography>
-          )}
-          {records.map((record) => (
+        {(close) =>
+          records.map((record) => (
             <ListItemButton
               key={record.id}
               data-testid="announcement-item"
               data-unread={record.read === false ? "true" : "false"}
               onClick={() => {
-                setAnchor(null);
+                close();
                 setViewing(record);
               }}
               sx={{ borderLeft: 4, borderColor: priorityColor(theme, record.priority), alignItems: "flex-start" }}
@@ -97,14 +71,9 @@ export function AnnouncementsPopover() {
                 />
               )}
             </ListItemButton>
-          ))}
-          {feed.isFetchingNextPage && (
-            <Box sx={{ display: "flex", justifyContent: "center", p: 1 }}>
-              <CircularProgress size={20} aria-label={t("common.loading")} />
-            </Box>
-          )}
-        </List>
-      </Popover>
+          ))
+        }
+      </TopBarPopover>
       <AnnouncementViewer announcement={viewing} onClose={() => setViewing(null)} />
     </>
   );

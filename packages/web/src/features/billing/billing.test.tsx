@@ -2,9 +2,10 @@ import { addDays, type InvoiceDTO, type PixChargeDTO } from "@balcao/shared";
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { format } from "date-fns";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { SocketContext } from "../../api/SocketProvider";
 import { fakeSocket } from "../connections/testSocket";
+import { PRELOAD_TIMEOUT_MS, preloadPages } from "../../test/lazyPages";
 import { fakeSession, jsonResponse, makeUser, mockFetch, renderPage, renderRoutes } from "../../test/utils";
 import { routes } from "../../app/router";
 import InvoicesPage from "./InvoicesPage";
@@ -211,6 +212,8 @@ describe("payment event", () => {
 });
 
 describe("billing-only session", () => {
+  beforeAll(() => preloadPages(() => import("../auth/LoginPage")), PRELOAD_TIMEOUT_MS);
+
   it("an expired company's admin logs in to the finance page, other pages lead back to it, and a 402 keeps the session", async () => {
     const expired = makeUser({ profile: "admin", company: { ...admin.company, dueDate: addDays(today, -3) } });
     mockFetch({
@@ -220,7 +223,7 @@ describe("billing-only session", () => {
       "GET /api/tickets": () => jsonResponse(402, { error: "ERR_SUBSCRIPTION_EXPIRED", meta: { dueDate: addDays(today, -3) } }),
     });
     const { router } = renderRoutes(routes, { path: "/login" });
-    await userEvent.type(screen.getByLabelText("E-mail"), "dona@loja.test");
+    await userEvent.type(await screen.findByLabelText("E-mail"), "dona@loja.test");
     await userEvent.type(screen.getByLabelText("Senha"), "segredo{Enter}");
     expect(await screen.findByTestId("billing-expired")).toBeInTheDocument();
     expect(router.state.location.pathname).toBe("/financeiro");

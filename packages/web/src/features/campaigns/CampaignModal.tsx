@@ -15,7 +15,6 @@ import {
   DialogActions,
   DialogContent,
   FormControlLabel,
-  IconButton,
   MenuItem,
   Switch,
   Tab,
@@ -24,13 +23,12 @@ import {
   Tooltip,
   Typography,
 } from "@mui/material";
-import AttachFile from "@mui/icons-material/AttachFile";
-import Close from "@mui/icons-material/Close";
 import { enqueueSnackbar } from "notistack";
-import { useMemo, useRef, useState } from "react";
+import { useMemo, useState } from "react";
 import { Controller, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
+import { AttachmentField, useAttachment } from "../../components/form/AttachmentField";
 import { DialogForm, FormDialog } from "../../components/form/FormDialog";
 import { useZodForm } from "../../components/form/useZodForm";
 import { translateValidation } from "../../components/toastError";
@@ -135,9 +133,9 @@ function CampaignForm({ campaign, readOnly, onClose }: { campaign: CampaignDTO |
   const connections = useConnections();
   const lists = useContactListOptions();
   const settings = useCampaignSettings();
-  const fileInput = useRef<HTMLInputElement>(null);
-  const [file, setFile] = useState<File | null>(null);
-  const [removeCurrent, setRemoveCurrent] = useState(false);
+  const attachment = useAttachment(campaign?.mediaName, (picked) =>
+    picked.size > CAMPAIGN_MEDIA_MAX_BYTES ? t("campaigns.dialog.mediaTooLarge", { size: Math.round(CAMPAIGN_MEDIA_MAX_BYTES / 1024 / 1024) }) : null,
+  );
   const [tab, setTab] = useState<MessageKey>("message1");
 
   const originalLocal = campaign?.scheduledAt ? toLocalInput(new Date(campaign.scheduledAt), timeZone) : "";
@@ -168,21 +166,12 @@ function CampaignForm({ campaign, readOnly, onClose }: { campaign: CampaignDTO |
   const scheduled = !!useWatch({ control: form.control, name: "scheduledAt" });
   const shownTab: MessageKey = !confirmation && tab.startsWith("confirmation") ? "message1" : tab;
 
-  const pick = (picked: File | undefined) => {
-    if (!picked) return;
-    if (picked.size > CAMPAIGN_MEDIA_MAX_BYTES) {
-      enqueueSnackbar(t("campaigns.dialog.mediaTooLarge", { size: Math.round(CAMPAIGN_MEDIA_MAX_BYTES / 1024 / 1024) }), { variant: "error" });
-      return;
-    }
-    setFile(picked);
-  };
-
   const onSubmit = form.submit(
     async (values) => {
       const saved = await save.mutateAsync(values);
       // The record exists now; its attachment follows (a failed upload keeps the saved campaign and says why).
-      if (file) await media.upload.mutateAsync({ id: saved.id, file });
-      else if (removeCurrent && campaign?.mediaName) await media.remove.mutateAsync(saved.id);
+      if (attachment.file) await media.upload.mutateAsync({ id: saved.id, file: attachment.file });
+      else if (attachment.removeCurrent && campaign?.mediaName) await media.remove.mutateAsync(saved.id);
       enqueueSnackbar(t(campaign ? "campaigns.toasts.updated" : "campaigns.toasts.created"), { variant: "success" });
       onClose();
     },
@@ -201,7 +190,6 @@ function CampaignForm({ campaign, readOnly, onClose }: { campaign: CampaignDTO |
   };
 
   const customVariables = settings.data?.variables ?? [];
-  const currentMediaName = file?.name ?? (removeCurrent ? null : campaign?.mediaName) ?? null;
   const connectionOptions = connections.data ?? [];
   const listOptions = lists.data ?? [];
 
@@ -345,45 +333,12 @@ function CampaignForm({ campaign, readOnly, onClose }: { campaign: CampaignDTO |
         </Box>
       )}
 
-      <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
-        <input
-          ref={fileInput}
-          type="file"
-          hidden
-          data-testid="campaign-file"
-          onChange={(e) => {
-            pick(e.target.files?.[0]);
-            e.target.value = "";
-          }}
-        />
-        {!readOnly && (
-          <Button variant="outlined" startIcon={<AttachFile />} onClick={() => fileInput.current?.click()}>
-            {t("campaigns.form.attach")}
-          </Button>
-        )}
-        <Typography
-          variant="body2"
-          color={currentMediaName ? "text.primary" : "text.secondary"}
-          noWrap
-          sx={{ flexGrow: 1 }}
-          data-testid="campaign-media-name"
-        >
-          {currentMediaName ?? t("campaigns.form.noMedia")}
-        </Typography>
-        {currentMediaName && !readOnly && (
-          <Tooltip title={t("campaigns.form.removeMedia")}>
-            <IconButton
-              aria-label={t("campaigns.form.removeMedia")}
-              onClick={() => {
-                if (file) setFile(null);
-                else setRemoveCurrent(true);
-              }}
-            >
-              <Close fontSize="small" />
-            </IconButton>
-          </Tooltip>
-        )}
-      </Box>
+      <AttachmentField
+        attachment={attachment}
+        readOnly={readOnly}
+        labels={{ attach: t("campaigns.form.attach"), none: t("campaigns.form.noMedia"), remove: t("campaigns.form.removeMedia") }}
+        testIds={{ input: "campaign-file", name: "campaign-media-name" }}
+      />
     </>
   );
 

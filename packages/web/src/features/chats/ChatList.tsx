@@ -1,10 +1,8 @@
-import { unreadsOf, type ChatDTO } from "@balcao/shared";
-import { Badge, Box, Button, IconButton, List, ListItemButton, ListItemText, Paper, Tooltip, Typography } from "@mui/material";
+import type { ChatDTO } from "@balcao/shared";
+import { Box, Button, IconButton, List, ListItem, ListItemButton, Paper, Tooltip } from "@mui/material";
 import Add from "@mui/icons-material/Add";
 import DeleteOutline from "@mui/icons-material/DeleteOutlined";
 import EditOutlined from "@mui/icons-material/EditOutlined";
-import { isToday } from "date-fns";
-import { formatLocalDate, formatTime } from "../../app/format";
 import { useTranslation } from "react-i18next";
 import { EmptyState } from "../../components/EmptyState";
 import { InfiniteScrollArea } from "../../components/InfiniteScrollArea";
@@ -12,11 +10,9 @@ import { LoadingState } from "../../components/LoadingState";
 import { SearchField } from "../../components/SearchField";
 import type { ListSearch, ListState } from "../../components/list/useListData";
 import { useSession } from "../auth/SessionProvider";
+import { ChatRowSummary } from "./ChatRowSummary";
 
-export const chatTime = (iso: string) => {
-  const date = new Date(iso);
-  return isToday(date) ? formatTime(date) : formatLocalDate(date);
-};
+export { chatTime } from "./ChatRowSummary";
 
 interface ChatListProps {
   list: ListState<ChatDTO>;
@@ -47,49 +43,33 @@ export function ChatList({ list, search, selectedId, onSelect, onNew, onEdit, on
         {!list.error && list.items.length === 0 && (list.loading ? <LoadingState /> : <EmptyState title={t("chats.list.empty")} />)}
         <List dense disablePadding aria-label={t("chats.title")}>
           {list.items.map((chat) => {
-            const unreads = unreadsOf(chat, user?.id);
             const owner = chat.ownerId !== null && chat.ownerId === user?.id;
             return (
-              <ListItemButton
-                key={chat.id}
-                selected={chat.id === selectedId}
-                onClick={() => onSelect(chat)}
-                data-testid="chat-item"
-                sx={{ borderBottom: 1, borderColor: "divider", alignItems: "flex-start", gap: 1 }}
-              >
-                <ListItemText
-                  primary={chat.title}
-                  secondary={chat.lastMessage || t("chats.list.noMessages")}
-                  slotProps={{ primary: { noWrap: true, sx: { fontWeight: unreads > 0 ? 700 : 400 } }, secondary: { noWrap: true } }}
-                />
-                <Box sx={{ display: "flex", flexDirection: "column", alignItems: "flex-end", gap: 0.5, flexShrink: 0 }}>
-                  <Typography variant="caption" color="text.secondary">
-                    {chatTime(chat.updatedAt)}
-                  </Typography>
-                  <Badge
-                    badgeContent={unreads}
-                    color="primary"
-                    aria-label={unreads ? t("chats.list.unread", { count: unreads }) : undefined}
-                    data-testid="chat-unread"
-                    data-count={unreads}
-                    sx={{ mr: 1.5, mt: 1 }}
-                  />
-                  {owner && (
-                    <Box sx={{ display: "flex" }} onClick={(e) => e.stopPropagation()} onMouseDown={(e) => e.stopPropagation()}>
-                      <Tooltip title={t("chats.buttons.edit")}>
-                        <IconButton size="small" aria-label={t("chats.actions.edit", { title: chat.title })} onClick={() => onEdit(chat)}>
-                          <EditOutlined fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
-                      <Tooltip title={t("chats.buttons.delete")}>
-                        <IconButton size="small" aria-label={t("chats.actions.delete", { title: chat.title })} onClick={() => onDelete(chat)}>
-                          <DeleteOutline fontSize="small" />
-                        </IconButton>
-                      </Tooltip>
-                    </Box>
-                  )}
-                </Box>
-              </ListItemButton>
+              // The edit and delete buttons sit beside the row's button, not inside it (axe: nested-interactive).
+              <ListItem key={chat.id} disablePadding sx={{ borderBottom: 1, borderColor: "divider", alignItems: "stretch" }}>
+                <ListItemButton
+                  selected={chat.id === selectedId}
+                  onClick={() => onSelect(chat)}
+                  data-testid="chat-item"
+                  sx={{ alignItems: "flex-start", gap: 1, minWidth: 0 }}
+                >
+                  <ChatRowSummary chat={chat} userId={user?.id} inList />
+                </ListItemButton>
+                {owner && (
+                  <Box sx={{ display: "flex", alignItems: "flex-end", pb: 0.5, pr: 0.5, flexShrink: 0 }}>
+                    <Tooltip title={t("chats.buttons.edit")}>
+                      <IconButton size="small" aria-label={t("chats.actions.edit", { title: chat.title })} onClick={() => onEdit(chat)}>
+                        <EditOutlined fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                    <Tooltip title={t("chats.buttons.delete")}>
+                      <IconButton size="small" aria-label={t("chats.actions.delete", { title: chat.title })} onClick={() => onDelete(chat)}>
+                        <DeleteOutline fontSize="small" />
+                      </IconButton>
+                    </Tooltip>
+                  </Box>
+                )}
+              </ListItem>
             );
           })}
         </List>

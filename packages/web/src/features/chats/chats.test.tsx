@@ -87,9 +87,10 @@ describe("ChatsPage (narrow screen: tabs Chats / Mensagens)", () => {
     const items = await screen.findAllByTestId("chat-item");
     expect(items).toHaveLength(2);
     expect(within(items[0]!).getByTestId("chat-unread")).toHaveTextContent("3");
-    // Only the owner edits or deletes.
-    expect(within(items[0]!).getByRole("button", { name: "Excluir a conversa Plantão" })).toBeInTheDocument();
-    expect(within(items[1]!).queryByRole("button", { name: /Excluir a conversa/ })).toBeNull();
+    // Only the owner edits or deletes (the actions sit beside the row's button, in the same list item).
+    const rows = items.map((item) => item.closest("li")!);
+    expect(within(rows[0]!).getByRole("button", { name: "Excluir a conversa Plantão" })).toBeInTheDocument();
+    expect(within(rows[1]!).queryByRole("button", { name: /Excluir a conversa/ })).toBeNull();
 
     await userEvent.click(items[0]!);
     expect(screen.getByRole("tab", { name: "Mensagens" })).toHaveAttribute("aria-selected", "true");

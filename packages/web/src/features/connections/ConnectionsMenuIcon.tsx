@@ -3,7 +3,7 @@ import { Badge } from "@mui/material";
 import SyncAltOutlined from "@mui/icons-material/SyncAltOutlined";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useConnections, useConnectionsRealtime } from "./api";
+import { useConnectionHealthAlerts, useConnections, useConnectionsRealtime } from "./api";
 import { hasConnectionAlert } from "./connectionsCache";
 
 /** The badge is re-checked this long after the connection list changes (spec §2, §9). */
@@ -22,12 +22,15 @@ export function useDelayedConnectionAlert(connections: readonly ConnectionDTO[] 
 
 /**
  * The drawer's Conexões icon with its exclamation badge when any connection is qrcode, PAIRING,
- * DISCONNECTED, TIMEOUT or OPENING. Rendered only where the item is visible (the admin group).
+ * DISCONNECTED, TIMEOUT or OPENING. Rendered only where the item is visible (the admin group), which is also
+ * where the admins' `whatsappHealthAlert` toasts are raised.
  */
 export function ConnectionsMenuIcon() {
   const { t } = useTranslation();
   const list = useConnections();
   useConnectionsRealtime();
+  // Rendered for admins only: the live "connection down" alert of issue 21 (toast).
+  useConnectionHealthAlerts();
   const alert = useDelayedConnectionAlert(list.data);
   return (
     <Badge badgeContent="!" color="error" invisible={!alert} overlap="circular" data-testid="connections-badge" data-alert={alert ? "true" : "false"}>

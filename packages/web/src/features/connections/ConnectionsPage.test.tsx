@@ -36,12 +36,18 @@ describe("ConnectionsPage", () => {
     renderConnections();
     const qr = await row("A qrcode");
     expect(within(qr).getByText("Aguardando leitura do QR Code")).toBeInTheDocument();
-    expect(buttonNames(qr)).toEqual(["QR CODE", "Link secreto do simulador de A qrcode", "Editar A qrcode", "Excluir A qrcode"]);
+    expect(buttonNames(qr)).toEqual(["QR CODE", "Saúde de A qrcode", "Link secreto do simulador de A qrcode", "Editar A qrcode", "Excluir A qrcode"]);
     expect(within(qr).getByRole("link", { name: /Abrir simulador/ })).toHaveAttribute("href", "/simulator/1");
 
     const disconnected = await row("B desconectada");
     expect(within(disconnected).getByText("Desconectado")).toBeInTheDocument();
-    expect(buttonNames(disconnected)).toEqual(["Tentar novamente", "Novo QR CODE", "Editar B desconectada", "Excluir B desconectada"]);
+    expect(buttonNames(disconnected)).toEqual([
+      "Tentar novamente",
+      "Novo QR CODE",
+      "Saúde de B desconectada",
+      "Editar B desconectada",
+      "Excluir B desconectada",
+    ]);
 
     for (const [name, label] of [
       ["C conectada", "Conectado"],

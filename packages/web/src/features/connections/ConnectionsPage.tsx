@@ -1,6 +1,7 @@
 import { can, formatPhoneNumber, type ConnectionDTO } from "@balcao/shared";
 import { Box, Button, Typography } from "@mui/material";
 import LinkIcon from "@mui/icons-material/Link";
+import MonitorHeartOutlined from "@mui/icons-material/MonitorHeartOutlined";
 import OpenInNew from "@mui/icons-material/OpenInNew";
 import Star from "@mui/icons-material/Star";
 import { useEffect, useRef, useState } from "react";
@@ -12,6 +13,7 @@ import { queryList } from "../../components/list/useListData";
 import { toastError } from "../../components/toastError";
 import { useSession } from "../auth/SessionProvider";
 import { useConnections, useConnectionsRealtime, useDeleteConnection, useSessionCommand, type SessionCommand } from "./api";
+import { ConnectionHealthDialog } from "./ConnectionHealthDialog";
 import { ConnectionModal } from "./ConnectionModal";
 import { ConnectionStatusChip } from "./ConnectionStatusChip";
 import { QrCodeDialog } from "./QrCodeDialog";
@@ -50,6 +52,16 @@ export default function ConnectionsPage() {
   }, [params, setParams, canAdd, openNew]);
   const [qrFor, setQrFor] = useState<number | null>(null);
   const [linkFor, setLinkFor] = useState<ConnectionDTO | null>(null);
+  const [healthFor, setHealthFor] = useState<ConnectionDTO | null>(null);
+  // /connections?health=<id> (the connection-alert bell): that connection's health dialog opens.
+  const healthParam = Number(params.get("health"));
+  useEffect(() => {
+    if (!healthParam) return;
+    const connection = connections.data?.find((c) => c.id === healthParam);
+    if (!connection && connections.isPending) return;
+    if (connection) setHealthFor(connection);
+    setParams({}, { replace: true });
+  }, [healthParam, connections.data, connections.isPending, setParams]);
   const [toDisconnect, setToDisconnect] = useState<ConnectionDTO | null>(null);
   const [running, setRunning] = useState<{ id: number; command: SessionCommand } | null>(null);
 
@@ -74,13 +86,25 @@ export default function ConnectionsPage() {
   const session = (connection: ConnectionDTO) => (
     <Box sx={{ display: "flex", flexDirection: "column", alignItems: "center", gap: 0.5 }}>
       {canAct && (
-        <SessionActions
-          connection={connection}
-          busy={running?.id === connection.id ? running.command : null}
-          onShowQr={() => setQrFor(connection.id)}
-          onCommand={(command) => void runCommand(connection, command)}
-          onDisconnect={() => setToDisconnect(connection)}
-        />
+        <Box sx={{ display: "flex", gap: 0.5, alignItems: "center" }}>
+          <SessionActions
+            connection={connection}
+            busy={running?.id === connection.id ? running.command : null}
+            onShowQr={() => setQrFor(connection.id)}
+            onCommand={(command) => void runCommand(connection, command)}
+            onDisconnect={() => setToDisconnect(connection)}
+          />
+          <RowActionButtons
+            actions={[
+              {
+                label: t("connections.health.buttonFor", { name: connection.name }),
+                tooltip: t("connections.health.button"),
+                icon: <MonitorHeartOutlined fontSize="small" />,
+                onClick: () => setHealthFor(connection),
+              },
+            ]}
+          />
+        </Box>
       )}
       {connection.channel === "simulator" && (
         <Box sx={{ display: "flex", gap: 0.5, alignItems: "center" }}>
@@ -172,6 +196,16 @@ export default function ConnectionsPage() {
     >
       <ConnectionModal open={dialog.open} connection={dialog.record} onClose={dialog.close} />
       <QrCodeDialog connectionId={qrFor} onClose={() => setQrFor(null)} />
+      <ConnectionHealthDialog
+        connectionId={healthFor?.id ?? null}
+        name={healthFor?.name ?? ""}
+        onClose={() => setHealthFor(null)}
+        onScanAgain={() => {
+          const connection = healthFor;
+          setHealthFor(null);
+          if (connection) void runCommand(connection, "newQr").then(() => setQrFor(connection.id));
+        }}
+      />
       <SimulatorLinkDialog connectionId={linkFor?.id ?? null} name={linkFor?.name ?? ""} onClose={() => setLinkFor(null)} />
       <ConfirmationDialog
         open={!!toDisconnect}

@@ -1,11 +1,13 @@
 import type { WhatsappSessionEvent } from "@balcao/shared";
-import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Typography } from "@mui/material";
+import { Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, Tab, Tabs, Typography } from "@mui/material";
 import OpenInNew from "@mui/icons-material/OpenInNew";
 import { QRCodeSVG } from "qrcode.react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { useSocketEvent } from "../../api/SocketProvider";
 import { useConnections } from "./api";
+import { PairingCodePanel } from "./PairingCodePanel";
 
 interface QrCodeDialogProps {
   /** The connection whose QR to show; null = closed. */
@@ -26,31 +28,28 @@ export function QrCodeDialog({ connectionId, onClose }: QrCodeDialogProps) {
     if (connectionId !== null && event?.session?.id === connectionId && !event.session.qrcode) onClose();
   });
 
-  const qrcode = connection?.qrcode ?? "";
+  const [mode, setMode] = useState<"qr" | "code">("qr");
+  // While a phone code is shown (PAIRING), the connection's qrcode is that code, not a QR.
+  const qrcode = connection?.status === "PAIRING" ? "" : (connection?.qrcode ?? "");
+  const canUseCode = connection?.channel === "baileys" || connection?.channel === "simulator";
+  const close = () => {
+    setMode("qr");
+    onClose();
+  };
   return (
-    <Dialog open={connectionId !== null} onClose={onClose} aria-labelledby="qrcode-dialog-title" maxWidth="xs" fullWidth>
+    <Dialog open={connectionId !== null} onClose={close} aria-labelledby="qrcode-dialog-title" maxWidth="xs" fullWidth>
       <DialogTitle id="qrcode-dialog-title">{t("connections.qr.title", { name: connection?.name ?? "" })}</DialogTitle>
       <DialogContent sx={{ display: "flex", flexDirection: "column", alignItems: "center", gap: 2 }}>
-        <Typography variant="body2" color="text.secondary">
-          {connection?.channel === "simulator" ? t("connections.qr.instructionsSimulator") : t("connections.qr.instructions")}
-        </Typography>
-        {qrcode ? (
-          <Box sx={{ p: 2, bgcolor: "#fff", borderRadius: 1 }}>
-            <QRCodeSVG
-              value={qrcode}
-              size={256}
-              level="M"
-              role="img"
-              aria-label={t("connections.qr.imageLabel")}
-              data-testid="connection-qrcode"
-              data-qrcode={qrcode}
-            />
-          </Box>
+        {canUseCode && (
+          <Tabs value={mode} onChange={(_e, value: "qr" | "code") => setMode(value)} aria-label={t("connections.pairing.modes")} variant="fullWidth">
+            <Tab value="qr" label={t("connections.pairing.qrTab")} />
+            <Tab value="code" label={t("connections.pairing.codeTab")} />
+          </Tabs>
+        )}
+        {mode === "code" && connection ? (
+          <PairingCodePanel connectionId={connection.id} />
         ) : (
-          <Box role="status" sx={{ display: "flex", flexDirection: "column", alignItems: "center", gap: 1, py: 4 }}>
-            <CircularProgress aria-label={t("common.loading")} />
-            <Typography variant="body2">{t("connections.qr.waiting")}</Typography>
-          </Box>
+          <QrPanel qrcode={qrcode} simulator={connection?.channel === "simulator"} />
         )}
       </DialogContent>
       <DialogActions>
@@ -59,8 +58,37 @@ export function QrCodeDialog({ connectionId, onClose }: QrCodeDialogProps) {
             {t("connections.buttons.openSimulator")}
           </Button>
         )}
-        <Button onClick={onClose}>{t("connections.buttons.close")}</Button>
+        <Button onClick={close}>{t("connections.buttons.close")}</Button>
       </DialogActions>
     </Dialog>
+  );
+}
+
+function QrPanel({ qrcode, simulator }: { qrcode: string; simulator: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Typography variant="body2" color="text.secondary">
+        {simulator ? t("connections.qr.instructionsSimulator") : t("connections.qr.instructions")}
+      </Typography>
+      {qrcode ? (
+        <Box sx={{ p: 2, bgcolor: "#fff", borderRadius: 1 }}>
+          <QRCodeSVG
+            value={qrcode}
+            size={256}
+            level="M"
+            role="img"
+            aria-label={t("connections.qr.imageLabel")}
+            data-testid="connection-qrcode"
+            data-qrcode={qrcode}
+          />
+        </Box>
+      ) : (
+        <Box role="status" sx={{ display: "flex", flexDirection: "column", alignItems: "center", gap: 1, py: 4 }}>
+          <CircularProgress aria-label={t("common.loading")} />
+          <Typography variant="body2">{t("connections.qr.waiting")}</Typography>
+        </Box>
+      )}
+    </>
   );
 }

@@ -1,5 +1,8 @@
 import type {
   ConnectionCreateBody,
+  ConnectionHealthAlertDTO,
+  ConnectionHealthDTO,
+  PairingCodeDTO,
   ConnectionDTO,
   ConnectionUpdateBody,
   QueueDTO,
@@ -8,6 +11,8 @@ import type {
   WhatsappSessionEvent,
 } from "@balcao/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { enqueueSnackbar } from "notistack";
+import { useTranslation } from "react-i18next";
 import { api, ApiError } from "../../api/client";
 import { queryKeys } from "../../api/queryKeys";
 import { useSocketEvent } from "../../api/SocketProvider";
@@ -108,5 +113,38 @@ export function useRegenerateToken() {
   return useMutation({
     mutationFn: (connectionId: number) => api.post<ConnectionDTO>(`/whatsapp/${connectionId}/token`),
     onSuccess: (connection) => patchConnectionsCache(queryClient, { action: "update", whatsapp: connection }),
+  });
+}
+
+/** A connection's health (GET /whatsapp/:id/health, admins): timeline with reasons, time connected, messages, last error. */
+export function useConnectionHealth(connectionId: number | null) {
+  return useQuery({
+    queryKey: connectionKeys.health(connectionId ?? 0),
+    queryFn: ({ signal }) => api.get<ConnectionHealthDTO>(`/whatsapp/${connectionId}/health`, undefined, { signal }),
+    enabled: connectionId !== null,
+  });
+}
+
+/** Pairing by phone code (POST /whatsappsession/:id/pairing-code): the 8-character code to type on the phone. */
+export function useRequestPairingCode() {
+  return useMutation({
+    mutationFn: ({ connectionId, phoneNumber }: { connectionId: number; phoneNumber: string }) =>
+      api.post<PairingCodeDTO>(`/whatsappsession/${connectionId}/pairing-code`, { phoneNumber }),
+  });
+}
+
+/**
+ * The live alert of a connection that stayed out of CONNECTED past the company's setting (`whatsappHealthAlert`,
+ * admins): a toast, and the open health views refresh.
+ */
+export function useConnectionHealthAlerts(): void {
+  const queryClient = useQueryClient();
+  const { t } = useTranslation();
+  useSocketEvent<ConnectionHealthAlertDTO>("whatsappHealthAlert", (alert) => {
+    if (!alert?.connectionId) return;
+    const reason = alert.reason ? t(`connections.reasons.${alert.reason}`) : t(`connections.status.${alert.status}`);
+    const key = alert.needsScan ? "connections.health.alertScan" : "connections.health.alert";
+    enqueueSnackbar(t(key, { name: alert.name, minutes: alert.minutes, reason }), { variant: "warning", persist: true, preventDuplicate: true });
+    void queryClient.invalidateQueries({ queryKey: connectionKeys.health(alert.connectionId) });
   });
 }

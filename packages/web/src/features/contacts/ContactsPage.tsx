@@ -5,6 +5,7 @@ import ImportContactsOutlined from "@mui/icons-material/ImportContactsOutlined";
 import WhatsApp from "@mui/icons-material/WhatsApp";
 import { enqueueSnackbar } from "notistack";
 import { useRef, useState } from "react";
+import { useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { ListPage, useRecordDialog } from "../../components/list/ListPage";
@@ -26,7 +27,9 @@ export default function ContactsPage() {
   const { t } = useTranslation();
   const { user } = useSession();
   const canDelete = can(user, "contacts-page:deleteContact");
-  const search = useListSearch();
+  // ?search= prefills the search (the command palette's contact results link here, issue 16).
+  const [searchParams] = useSearchParams();
+  const search = useListSearch(undefined, searchParams.get("search") ?? "");
   const list = usePagedList(useContactsList(search.searchParam), (page) => page.contacts);
   const deleteContact = useDeleteContact();
   const importContacts = useImportContacts();

@@ -139,7 +139,7 @@ describe("KanbanPage", () => {
     expect(rendered).toBeGreaterThan(0);
     expect(rendered).toBeLessThan(20);
     // Scrolling far down brings those cards in.
-    const scroller = within(open).getByRole("list");
+    const scroller = within(open).getByTestId("kanban-scroller");
     Object.defineProperty(scroller, "clientHeight", { configurable: true, value: 600 });
     scroller.scrollTop = 156 * 4000;
     fireEvent.scroll(scroller);

@@ -216,7 +216,9 @@ export default function MessagesApiPage() {
         <Tab value="send" label={t("messagesApi.tab")} id="messages-api-tab-send" aria-controls="messages-api-panel" />
         <Tab value="webhooks" label={t("webhooks.tab")} id="messages-api-tab-webhooks" aria-controls="messages-api-panel" />
       </Tabs>
-      {tab === "webhooks" ? <WebhooksPanel /> : <SendApi connections={list} />}
+      <Box role="tabpanel" id="messages-api-panel" aria-labelledby={`messages-api-tab-${tab}`}>
+        {tab === "webhooks" ? <WebhooksPanel /> : <SendApi connections={list} />}
+      </Box>
     </Box>
   );
 }

@@ -26,6 +26,7 @@ import InsertDriveFileOutlined from "@mui/icons-material/InsertDriveFileOutlined
 import Mic from "@mui/icons-material/Mic";
 import MoodOutlined from "@mui/icons-material/MoodOutlined";
 import Send from "@mui/icons-material/Send";
+import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";
@@ -34,8 +35,11 @@ import { useLocalStorage } from "../../hooks/useLocalStorage";
 import { useSession } from "../auth/SessionProvider";
 import { useTypingNotifier } from "../tickets/presence";
 import { useMessageActions, useQuickMessages } from "./api";
+import { cloudApiKeys, useCustomerWindow } from "./cloudApi";
+import { TemplateComposer } from "./TemplateComposer";
 import { EmojiPicker } from "./EmojiPicker";
 import { startRecording, type Recording } from "./voice";
+import { useInboxActions } from "../keyboard/inboxActions";
 
 export const SIGN_OPTION_KEY = "signOption";
 /** Spec §9: quick-message label preview cut at 35 characters. */
@@ -137,6 +141,9 @@ export function MessageInput({ ticket, replyingTo, onCancelReply }: MessageInput
   const suggestions = useMemo(() => quickMessageSuggestions(text, quick.data ?? []), [text, quick.data]);
   const disabled = !open || sending || !!recording;
   const notifyTyping = useTypingNotifier(ticket.id);
+  // WhatsApp Cloud API: outside the 24 h window only an approved template may go (TemplateComposer).
+  const queryClient = useQueryClient();
+  const customerWindow = useCustomerWindow(ticket.id, open);
   // Collision guard (issue 16): sending on a ticket assigned to someone else asks first, once per assignee.
   const assignee = ticket.userId !== null && user && ticket.userId !== user.id ? (ticket.user?.name ?? "") : null;
   const [confirmedFor, setConfirmedFor] = useState<number | null>(null);
@@ -159,12 +166,26 @@ export function MessageInput({ ticket, replyingTo, onCancelReply }: MessageInput
     if (replyingTo) inputRef.current?.focus();
   }, [replyingTo]);
 
+  // Keyboard (issue 16): c focuses the composer; / starts a quick reply ('/' typed into an empty composer; the
+  // suggestions follow from the next character, spec §2) and never overwrites a draft.
+  useInboxActions({
+    focusComposer: !disabled && (() => inputRef.current?.focus()),
+    quickReplies:
+      !disabled &&
+      (() => {
+        setText((current) => current || "/");
+        setHighlight(0);
+        inputRef.current?.focus();
+      }),
+  });
+
   const doSend = async (body: string, extra: { files?: File[]; voice?: boolean } = {}) => {
     setSending(true);
     const quotedMsg = replyingTo;
     onCancelReply();
     try {
-      await send({ body, quotedMsg, ...extra });
+      // A refusal may mean the window just closed: ask again (the composer then offers the templates).
+      if (!(await send({ body, quotedMsg, ...extra }))) void queryClient.invalidateQueries({ queryKey: cloudApiKeys.window(ticket.id) });
     } finally {
       setSending(false);
       setTimeout(() => inputRef.current?.focus(), 0);
@@ -243,6 +264,9 @@ export function MessageInput({ ticket, replyingTo, onCancelReply }: MessageInput
   };
 
   const seconds = recording ? Math.max(0, Math.floor((now - recordStart) / 1000)) : 0;
+
+  if (open && customerWindow.data?.applies && !customerWindow.data.open)
+    return <TemplateComposer ticket={ticket} closesAt={customerWindow.data.closesAt} />;
 
   return (
     <Paper square elevation={0} sx={{ borderTop: 1, borderColor: "divider", p: 1 }}>

@@ -15,6 +15,7 @@ import { AckIcon } from "./AckIcon";
 import { useMessageActions, useMessages } from "./api";
 import { buildTimeline } from "./grouping";
 import { MessageContent, QuotedMessage } from "./MessageContent";
+import { EditedMark, MessageReactions } from "./MessageExtras";
 import { flattenMessages, isOptimistic } from "./messagesCache";
 import { startTicketFromVcard, type VcardContact } from "./vcard";
 
@@ -32,7 +33,7 @@ interface BubbleProps {
   onStartTicket?: (card: VcardContact) => void;
 }
 
-const Bubble = memo(function Bubble({ message, readOnly, onMenu, onRetry, onStartTicket }: BubbleProps) {
+export const Bubble = memo(function Bubble({ message, readOnly, onMenu, onRetry, onStartTicket }: BubbleProps) {
   const { t } = useTranslation();
   const mine = message.fromMe;
   const time = formatTime(message.createdAt);
@@ -78,15 +79,19 @@ const Bubble = memo(function Bubble({ message, readOnly, onMenu, onRetry, onStar
         {message.quotedMsg && !message.isDeleted && <QuotedMessage quoted={message.quotedMsg} />}
         <MessageContent message={message} onStartTicket={onStartTicket} />
         <Box sx={{ display: "flex", alignItems: "center", justifyContent: "flex-end", gap: 0.5, mt: 0.25 }}>
+          <EditedMark message={message} />
           <Typography variant="caption" color="text.secondary">
             {time}
           </Typography>
           {mine && <AckIcon message={message} />}
         </Box>
+        <MessageReactions message={message} />
         {failed && !readOnly && (
           <Box sx={{ display: "flex", alignItems: "center", gap: 1, mt: 0.5 }}>
             <Typography variant="caption" color="error">
               {t("messages.failed")}
+              {message.failureReason &&
+                ` — ${message.failureReason.startsWith("(#131047)") ? t("messages.templates.failedWindow") : message.failureReason}`}
             </Typography>
             <Button size="small" color="error" startIcon={<Replay fontSize="small" />} onClick={() => onRetry(message)}>
               {t("messages.retry")}

@@ -16,9 +16,10 @@ import {
 export function useMessages(ticketId: number | undefined) {
   return useInfiniteQuery({
     queryKey: messageKeys.list(ticketId ?? 0),
-    queryFn: ({ pageParam, signal }) => api.get<MessageListResponse>(`/messages/${ticketId}`, { pageNumber: pageParam }, { signal }),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+    // Older pages by keyset: the page before the oldest message held (constant cost at any depth).
+    queryFn: ({ pageParam, signal }) => api.get<MessageListResponse>(`/messages/${ticketId}`, pageParam ? { beforeId: pageParam } : {}, { signal }),
+    initialPageParam: null as number | null,
+    getNextPageParam: (last) => (last.hasMore ? last.messages[0]?.id : undefined),
     enabled: !!ticketId,
   });
 }

@@ -51,7 +51,7 @@ export function appendMessage(data: MessagePages, message: MessageDTO): MessageP
       .find((m) => isOptimistic(m) && m.status === "pending" && m.body === message.body && m.mediaType === message.mediaType);
     if (twin) return mapMessages(data, (m) => (m.id === twin.id ? message : m));
   }
-  if (data.pages.length === 0) return { pageParams: [1], pages: [{ messages: [message], hasMore: false, ticket: undefined as never }] };
+  if (data.pages.length === 0) return { pageParams: [null], pages: [{ messages: [message], hasMore: false, ticket: undefined as never }] };
   const [first, ...rest] = data.pages;
   return { ...data, pages: [{ ...first, messages: [...first.messages, message] }, ...rest] };
 }

@@ -18,6 +18,8 @@ export const OPTION_KEYS = [
   "sendGreetingAccepted",
   "sendMsgTransfTicket",
   "chatBotType",
+  "connectionAlertMinutes",
+  "sendWhileDisconnected",
   "userCreation",
 ] as const;
 export type OptionKey = (typeof OPTION_KEYS)[number];

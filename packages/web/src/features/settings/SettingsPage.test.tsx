@@ -15,7 +15,7 @@ describe("SettingsPage tabs", () => {
     mockFetch({ "GET /api/settings": () => jsonResponse(200, settingsWith({ scheduleType: "queue" })) });
     renderPage(<SettingsPage />, { session: fakeSession(admin), path: "/settings" });
     expect(await screen.findByRole("combobox", { name: "Gerenciamento de expediente" })).toHaveTextContent("Fila");
-    expect(tabNames()).toEqual(["Opções"]);
+    expect(tabNames()).toEqual(["Opções", "E-mail"]);
   });
 
   it("adds Horários when scheduleType is 'company' and the Empresas, Planos and Ajuda tabs for super users", async () => {
@@ -25,7 +25,7 @@ describe("SettingsPage tabs", () => {
       "GET /api/plans/all": () => jsonResponse(200, [{ id: 1, name: "Básico", users: 3, connections: 1, queues: 3, value: 49.9, companiesCount: 2 }]),
     });
     renderPage(<SettingsPage />, { session: fakeSession(makeUser({ companyId: 10, super: true })), path: "/settings" });
-    await waitFor(() => expect(tabNames()).toEqual(["Opções", "Horários", "Empresas", "Planos", "Ajuda"]));
+    await waitFor(() => expect(tabNames()).toEqual(["Opções", "Horários", "E-mail", "Empresas", "Planos", "Ajuda"]));
     await userEvent.click(screen.getByRole("tab", { name: "Planos" }));
     expect(await within(screen.getByRole("tabpanel")).findByText("Básico")).toBeInTheDocument();
   });
@@ -86,6 +86,22 @@ describe("SettingsPage options", () => {
     await userEvent.click(await screen.findByRole("option", { name: "Empresa" }));
     expect(await screen.findByRole("tab", { name: "Horários" })).toBeInTheDocument();
     expect(calls.filter((c) => c.method === "PUT").map((c) => c.url)).toEqual(["/api/settings/userRating", "/api/settings/scheduleType"]);
+  }, 30_000);
+
+  it("offers what happens to replies sent while a connection is down: queue (default) or fail (issue 21)", async () => {
+    const { calls } = mockFetch({
+      "GET /api/settings": () => jsonResponse(200, settingsWith()),
+      "PUT /api/settings/sendWhileDisconnected": ({ body }) =>
+        jsonResponse(200, { key: "sendWhileDisconnected", value: (body as { value: string }).value }),
+    });
+    renderPage(<SettingsPage />, { session: fakeSession(admin), path: "/settings" });
+    const select = await screen.findByRole("combobox", { name: "Mensagens enviadas com a conexão caída" });
+    expect(select).toHaveTextContent("Enfileirar até reconectar");
+    await userEvent.click(select);
+    expect((await screen.findAllByRole("option")).map((o) => o.textContent)).toEqual(["Enfileirar até reconectar", "Marcar como falha"]);
+    await userEvent.click(screen.getByRole("option", { name: "Marcar como falha" }));
+    expect(await screen.findByText("Operação atualizada com sucesso.")).toBeInTheDocument();
+    expect(calls.find((c) => c.method === "PUT")).toMatchObject({ url: "/api/settings/sendWhileDisconnected", body: { value: "fail" } });
   }, 30_000);
 
   it("shows the server's error and keeps the saved value", async () => {

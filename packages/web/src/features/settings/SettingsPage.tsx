@@ -9,11 +9,12 @@ import { useSession } from "../auth/SessionProvider";
 import { CompaniesTab } from "../companies/CompaniesTab";
 import { HelpsTab } from "../helps/HelpsTab";
 import { PlansTab } from "../plans/PlansTab";
+import { SmtpSettingsForm } from "../notifications/SmtpSettingsForm";
 import { useSetting } from "./api";
 import { CompanySchedules } from "./CompanySchedules";
 import { SettingsOptions } from "./SettingsOptions";
 
-type TabKey = "options" | "schedules" | "companies" | "plans" | "helps";
+type TabKey = "options" | "schedules" | "email" | "companies" | "plans" | "helps";
 
 /**
  * Settings /settings (spec §2, admin): tab Options; tab Horários only when the loaded scheduleType is
@@ -37,6 +38,7 @@ export default function SettingsPage() {
 
   const tabs: TabKey[] = ["options"];
   if (scheduleType === "company") tabs.push("schedules");
+  tabs.push("email");
   if (isSuper(user)) tabs.push("companies", "plans", "helps");
   const active = tabs.includes(tab) ? tab : "options";
 
@@ -53,12 +55,19 @@ export default function SettingsPage() {
           sx={{ borderBottom: 1, borderColor: "divider" }}
         >
           {tabs.map((key) => (
-            <Tab key={key} value={key} label={t(`settings.tabs.${key}`)} id={`settings-tab-${key}`} aria-controls={`settings-tabpanel-${key}`} />
+            <Tab
+              key={key}
+              value={key}
+              label={key === "email" ? t("notifications.smtp.tab") : t(`settings.tabs.${key}`)}
+              id={`settings-tab-${key}`}
+              aria-controls={`settings-tabpanel-${key}`}
+            />
           ))}
         </Tabs>
         <Box role="tabpanel" id={`settings-tabpanel-${active}`} aria-labelledby={`settings-tab-${active}`} sx={{ p: 2 }}>
           {active === "options" && <SettingsOptions />}
           {active === "schedules" && <CompanySchedules companyId={user.companyId} />}
+          {active === "email" && <SmtpSettingsForm />}
           {active === "companies" && <CompaniesTab />}
           {active === "plans" && <PlansTab />}
           {active === "helps" && <HelpsTab />}

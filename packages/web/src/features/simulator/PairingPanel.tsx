@@ -1,8 +1,9 @@
 import type { SimulatorStateDTO } from "@balcao/shared";
-import { Alert, Box, Button, CircularProgress, Paper, Typography } from "@mui/material";
+import { Alert, Box, Button, CircularProgress, Paper, TextField, Typography } from "@mui/material";
 import QrCodeScanner from "@mui/icons-material/QrCodeScanner";
 import { enqueueSnackbar } from "notistack";
 import { QRCodeSVG } from "qrcode.react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toastError } from "../../components/toastError";
 import type { SimulatorActions } from "./api";
@@ -15,9 +16,10 @@ export function PairingPanel({ state, actions }: { state: SimulatorStateDTO; act
   const { t } = useTranslation();
   const { status, qrcode } = state.connection;
 
-  const scan = async () => {
+  const [typed, setTyped] = useState("");
+  const scan = async (code = qrcode) => {
     try {
-      await actions.scan.mutateAsync(qrcode);
+      await actions.scan.mutateAsync(code);
       enqueueSnackbar(t("simulator.pairing.scanned"), { variant: "success" });
     } catch (err) {
       toastError(err);
@@ -61,7 +63,32 @@ export function PairingPanel({ state, actions }: { state: SimulatorStateDTO; act
             {t("simulator.pairing.scan")}
           </Button>
         </>
-      ) : status === "OPENING" || status === "PAIRING" || (status === "qrcode" && !qrcode) ? (
+      ) : status === "PAIRING" ? (
+        // Pairing by phone code (issue 21): the simulated phone types the code shown on the connections page.
+        <Box
+          component="form"
+          aria-label={t("simulator.pairing.codeForm")}
+          onSubmit={(e) => {
+            e.preventDefault();
+            void scan(typed);
+          }}
+          sx={{ display: "flex", flexDirection: "column", gap: 2, width: "100%" }}
+        >
+          <Typography variant="body2" color="text.secondary">
+            {t("simulator.pairing.codeInstructions")}
+          </Typography>
+          <TextField
+            label={t("simulator.pairing.codeLabel")}
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            slotProps={{ htmlInput: { maxLength: 9, autoCapitalize: "characters", style: { fontFamily: "monospace", letterSpacing: "0.2em" } } }}
+            autoFocus
+          />
+          <Button type="submit" variant="contained" disabled={actions.scan.isPending || typed.trim().length < 8}>
+            {t("simulator.pairing.link")}
+          </Button>
+        </Box>
+      ) : status === "OPENING" || (status === "qrcode" && !qrcode) ? (
         <Box role="status" sx={{ display: "flex", flexDirection: "column", alignItems: "center", gap: 1 }}>
           <CircularProgress aria-label={t("common.loading")} />
           <Typography variant="body2">{t("simulator.pairing.opening")}</Typography>

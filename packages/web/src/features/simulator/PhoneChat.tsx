@@ -1,5 +1,21 @@
 import { formatPhoneNumber, type SimulatorInboundBody, type SimulatorMessageDTO, type SimulatorPhoneDTO } from "@balcao/shared";
-import { Box, CircularProgress, IconButton, Menu, MenuItem, Paper, TextField, Tooltip, Typography } from "@mui/material";
+import {
+  Box,
+  Button,
+  Chip,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  IconButton,
+  Menu,
+  MenuItem,
+  Paper,
+  TextField,
+  Tooltip,
+  Typography,
+} from "@mui/material";
 import ArrowBack from "@mui/icons-material/ArrowBack";
 import AttachFile from "@mui/icons-material/AttachFile";
 import Call from "@mui/icons-material/Call";
@@ -8,6 +24,7 @@ import ContactPhone from "@mui/icons-material/ContactPhone";
 import ExpandMore from "@mui/icons-material/ExpandMore";
 import PhoneCallback from "@mui/icons-material/PhoneCallback";
 import Place from "@mui/icons-material/Place";
+import Poll from "@mui/icons-material/Poll";
 import Send from "@mui/icons-material/Send";
 import { format } from "date-fns";
 import { enqueueSnackbar } from "notistack";
@@ -18,11 +35,22 @@ import { toastError } from "../../components/toastError";
 import { AckIcon } from "../messages/AckIcon";
 import { MessageContent, QuotedMessage } from "../messages/MessageContent";
 import { simulatorMediaUrl, type SimulatorAccess, type SimulatorActions } from "./api";
-import { AttachmentDialog, LocationDialog, VcardDialog, type LocationValues, type PendingFile, type VcardValues } from "./SimulatorDialogs";
+import {
+  AttachmentDialog,
+  LocationDialog,
+  PollDialog,
+  VcardDialog,
+  type LocationValues,
+  type PendingFile,
+  type PollValues,
+  type VcardValues,
+} from "./SimulatorDialogs";
 import { MAX_FILE_BYTES, mediaKindOf, previewOf, readFileAsBase64, toMessageDTO } from "./simulatorMessages";
 
 /** Largest text a customer message may carry (the API's limit). */
 const MAX_TEXT = 4096;
+/** The quick reactions WhatsApp offers first. */
+const REACTIONS = ["👍", "❤️", "😂", "😮", "😢", "🙏"] as const;
 
 interface BubbleProps {
   message: SimulatorMessageDTO;
@@ -104,11 +132,26 @@ const SimulatorBubble = memo(function SimulatorBubble({ message, index, quoted, 
         )}
         {content}
         <Box sx={{ display: "flex", alignItems: "center", justifyContent: "flex-end", gap: 0.5, mt: 0.25 }}>
+          {message.edited && !message.deleted && (
+            <Typography variant="caption" color="text.secondary" sx={{ fontStyle: "italic" }} data-testid="simulator-edited">
+              {t("simulator.chat.edited")}
+            </Typography>
+          )}
           <Typography variant="caption" color="text.secondary">
             {format(new Date(message.timestamp), "HH:mm")}
           </Typography>
           {!message.deleted && message.kind !== "call_log" && <AckIcon message={{ ack: message.ack, status: "sent" }} />}
         </Box>
+        {message.reaction && !message.deleted && (
+          <Chip
+            size="small"
+            variant="outlined"
+            data-testid="simulator-reaction"
+            label={message.reaction}
+            aria-label={t("simulator.chat.yourReaction", { emoji: message.reaction })}
+            sx={{ height: 22, mt: 0.5, bgcolor: "background.paper" }}
+          />
+        )}
       </Paper>
     </Box>
   );
@@ -123,7 +166,7 @@ interface PhoneChatProps {
   onBack?: () => void;
 }
 
-type OpenDialog = "location" | "vcard" | null;
+type OpenDialog = "location" | "vcard" | "poll" | null;
 
 /** One customer's chat: their messages and the company's replies (with acks), and everything they can send. */
 export function PhoneChat({ access, phone, actions, disabled, onBack }: PhoneChatProps) {
@@ -137,6 +180,7 @@ export function PhoneChat({ access, phone, actions, disabled, onBack }: PhoneCha
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const [pending, setPending] = useState<PendingFile | null>(null);
   const [toDelete, setToDelete] = useState<SimulatorMessageDTO | null>(null);
+  const [editing, setEditing] = useState<{ message: SimulatorMessageDTO; text: string } | null>(null);
   const fileRef = useRef<HTMLInputElement | null>(null);
   const inputRef = useRef<HTMLTextAreaElement | null>(null);
   const scrollRef = useRef<HTMLDivElement | null>(null);
@@ -234,6 +278,10 @@ export function PhoneChat({ access, phone, actions, disabled, onBack }: PhoneCha
     if (await send({ type: "vcard", contactName: values.contactName, contactNumber: values.contactNumber })) setDialog(null);
   };
 
+  const sendPoll = async (values: PollValues) => {
+    if (await send({ type: "poll", question: values.question, options: values.options })) setDialog(null);
+  };
+
   const call = async (isVideo: boolean) => {
     setCallMenu(null);
     try {
@@ -247,6 +295,27 @@ export function PhoneChat({ access, phone, actions, disabled, onBack }: PhoneCha
     setMenu(null);
     try {
       await actions.ack.mutateAsync({ number: phone.number, messageId: message.id, ack: value });
+    } catch (err) {
+      toastError(err);
+    }
+  };
+
+  const react = async (message: SimulatorMessageDTO, emoji: string) => {
+    setMenu(null);
+    try {
+      await actions.react.mutateAsync({ number: phone.number, messageId: message.id, emoji });
+    } catch (err) {
+      toastError(err);
+    }
+  };
+
+  const saveEdit = async (event?: FormEvent) => {
+    event?.preventDefault();
+    const body = editing?.text.trim() ?? "";
+    if (!editing || !body || body === editing.message.body) return;
+    try {
+      await actions.edit.mutateAsync({ number: phone.number, messageId: editing.message.id, body });
+      setEditing(null);
     } catch (err) {
       toastError(err);
     }
@@ -369,6 +438,13 @@ export function PhoneChat({ access, phone, actions, disabled, onBack }: PhoneCha
             </IconButton>
           </span>
         </Tooltip>
+        <Tooltip title={t("simulator.chat.poll")}>
+          <span>
+            <IconButton aria-label={t("simulator.chat.poll")} disabled={busy} onClick={() => setDialog("poll")}>
+              <Poll />
+            </IconButton>
+          </span>
+        </Tooltip>
         <TextField
           value={text}
           onChange={(e) => {
@@ -437,6 +513,39 @@ export function PhoneChat({ access, phone, actions, disabled, onBack }: PhoneCha
             {t("simulator.chat.reply")}
           </MenuItem>
         )}
+        {menuMessage && menuMessage.kind !== "call_log" && (
+          <Box role="group" aria-label={t("simulator.chat.react")} sx={{ display: "flex", px: 1, pb: 0.5 }}>
+            {REACTIONS.map((emoji) => (
+              <IconButton
+                key={emoji}
+                size="small"
+                aria-label={t("simulator.chat.reactWith", { emoji })}
+                aria-pressed={menuMessage.reaction === emoji}
+                disabled={disabled}
+                onClick={() => void react(menuMessage, emoji)}
+                sx={{ fontSize: 18, width: 32, height: 32, bgcolor: menuMessage.reaction === emoji ? "action.selected" : undefined }}
+              >
+                {emoji}
+              </IconButton>
+            ))}
+          </Box>
+        )}
+        {menuMessage?.reaction && (
+          <MenuItem disabled={disabled} onClick={() => void react(menuMessage, "")}>
+            {t("simulator.chat.removeReaction")}
+          </MenuItem>
+        )}
+        {menuMessage?.direction === "out" && menuMessage.kind === "chat" && (
+          <MenuItem
+            disabled={disabled}
+            onClick={() => {
+              setEditing({ message: menuMessage, text: menuMessage.body });
+              setMenu(null);
+            }}
+          >
+            {t("simulator.chat.edit")}
+          </MenuItem>
+        )}
         {menuMessage?.direction === "in" && (
           <MenuItem disabled={menuMessage.ack >= 3} onClick={() => void ack(menuMessage, 3)}>
             {t("simulator.chat.markRead")}
@@ -461,7 +570,35 @@ export function PhoneChat({ access, phone, actions, disabled, onBack }: PhoneCha
 
       {dialog === "location" && <LocationDialog open busy={sending} onClose={() => setDialog(null)} onSubmit={sendLocation} />}
       {dialog === "vcard" && <VcardDialog open busy={sending} onClose={() => setDialog(null)} onSubmit={sendVcard} />}
+      {dialog === "poll" && <PollDialog open busy={sending} onClose={() => setDialog(null)} onSubmit={sendPoll} />}
       {pending && <AttachmentDialog pending={pending} busy={sending} onClose={() => setPending(null)} onSubmit={sendAttachment} />}
+      <Dialog open={!!editing} onClose={() => setEditing(null)} fullWidth maxWidth="xs">
+        <form onSubmit={(e) => void saveEdit(e)}>
+          <DialogTitle>{t("simulator.chat.editTitle")}</DialogTitle>
+          <DialogContent>
+            <TextField
+              autoFocus
+              fullWidth
+              multiline
+              maxRows={6}
+              margin="dense"
+              value={editing?.text ?? ""}
+              onChange={(e) => setEditing((current) => (current ? { ...current, text: e.target.value } : current))}
+              slotProps={{ htmlInput: { "aria-label": t("simulator.chat.editInput"), maxLength: MAX_TEXT } }}
+            />
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={() => setEditing(null)}>{t("common.cancel")}</Button>
+            <Button
+              type="submit"
+              variant="contained"
+              disabled={actions.edit.isPending || !editing?.text.trim() || editing.text.trim() === editing.message.body}
+            >
+              {t("common.save")}
+            </Button>
+          </DialogActions>
+        </form>
+      </Dialog>
       <ConfirmationDialog
         open={!!toDelete}
         title={t("simulator.chat.confirmDeleteTitle")}

@@ -1,5 +1,17 @@
 import { formatPhoneNumber, simulatorPhoneBody, type SimulatorPhoneDTO } from "@balcao/shared";
-import { Avatar, Box, Button, CircularProgress, List, ListItemAvatar, ListItemButton, ListItemText, TextField, Typography } from "@mui/material";
+import {
+  Avatar,
+  Box,
+  Button,
+  CircularProgress,
+  List,
+  ListItem,
+  ListItemAvatar,
+  ListItemButton,
+  ListItemText,
+  TextField,
+  Typography,
+} from "@mui/material";
 import PersonAdd from "@mui/icons-material/PersonAddAlt";
 import { useTranslation } from "react-i18next";
 import { useZodForm } from "../../components/form/useZodForm";
@@ -86,25 +98,26 @@ export function PhoneList({
       {phones.map((phone) => {
         const last = phone.messages.at(-1);
         return (
-          <ListItemButton
-            key={phone.number}
-            selected={phone.number === selected}
-            onClick={() => onSelect(phone.number)}
-            aria-current={phone.number === selected ? "true" : undefined}
-          >
-            <ListItemAvatar>
-              <Avatar>{phone.name.trim().charAt(0).toUpperCase() || "?"}</Avatar>
-            </ListItemAvatar>
-            <ListItemText
-              primary={phone.name}
-              secondary={
-                last
-                  ? previewOf(last, { deleted: t("simulator.chat.deleted"), kind: (kind) => t(`messages.types.${kind}`, { defaultValue: kind }) })
-                  : formatPhoneNumber(phone.number)
-              }
-              slotProps={{ secondary: { noWrap: true } }}
-            />
-          </ListItemButton>
+          <ListItem key={phone.number} disablePadding>
+            <ListItemButton
+              selected={phone.number === selected}
+              onClick={() => onSelect(phone.number)}
+              aria-current={phone.number === selected ? "true" : undefined}
+            >
+              <ListItemAvatar>
+                <Avatar>{phone.name.trim().charAt(0).toUpperCase() || "?"}</Avatar>
+              </ListItemAvatar>
+              <ListItemText
+                primary={phone.name}
+                secondary={
+                  last
+                    ? previewOf(last, { deleted: t("simulator.chat.deleted"), kind: (kind) => t(`messages.types.${kind}`, { defaultValue: kind }) })
+                    : formatPhoneNumber(phone.number)
+                }
+                slotProps={{ secondary: { noWrap: true } }}
+              />
+            </ListItemButton>
+          </ListItem>
         );
       })}
     </List>

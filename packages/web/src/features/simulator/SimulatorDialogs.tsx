@@ -129,6 +129,59 @@ export function VcardDialog({ open, busy, onClose, onSubmit }: DialogProps<Vcard
   );
 }
 
+export interface PollValues {
+  question: string;
+  options: string[];
+}
+
+/** The customer sends a poll: a question and 2 to 12 options, one per line (shown to the company as text). */
+export function PollDialog({ open, busy, onClose, onSubmit }: DialogProps<PollValues>) {
+  const { t } = useTranslation();
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<{ question: string; options: string }>({ defaultValues: { question: "", options: "" } });
+  const lines = (text: string) =>
+    text
+      .split("\n")
+      .map((line) => line.trim())
+      .filter(Boolean);
+  const submit = handleSubmit((values) => onSubmit({ question: values.question.trim(), options: lines(values.options) }));
+  return (
+    <FormDialog open={open} onClose={onClose} maxWidth="xs" title={t("simulator.poll.title")}>
+      <DialogForm onSubmit={submit} onCancel={onClose} busy={busy} submitLabel={t("simulator.chat.send")}>
+        <TextField
+          {...register("question", {
+            validate: (v) => (v.trim() ? true : t("simulator.validation.required")),
+            maxLength: { value: 255, message: t("simulator.validation.tooLong") },
+          })}
+          label={t("simulator.poll.question")}
+          autoFocus
+          required
+          error={!!errors.question}
+          helperText={errors.question?.message}
+        />
+        <TextField
+          {...register("options", {
+            validate: (v) => {
+              const options = lines(v);
+              if (options.length < 2 || options.length > 12) return t("simulator.poll.optionsInvalid");
+              return options.every((o) => o.length <= 100) || t("simulator.validation.tooLong");
+            },
+          })}
+          label={t("simulator.poll.options")}
+          multiline
+          minRows={3}
+          required
+          error={!!errors.options}
+          helperText={errors.options?.message}
+        />
+      </DialogForm>
+    </FormDialog>
+  );
+}
+
 export interface PendingFile {
   kind: MediaKind;
   /** Null = the server's built-in sample of that kind. */

@@ -68,6 +68,24 @@ describe("SimulatorPage", () => {
     expect(screen.getByText("Conectado")).toBeInTheDocument();
   });
 
+  it("pairs by phone code (issue 21): while the connection shows a code (PAIRING), the phone types it", async () => {
+    let current = state({ connection: { id: 5, name: "Simulador", status: "PAIRING", qrcode: "K7QW9XZ2" }, phones: [] });
+    const { calls } = renderSimulator("/simulator/5", {
+      "GET /api/simulator/5": () => jsonResponse(200, current),
+      "POST /api/simulator/5/scan": () => {
+        current = state({ phones: [] });
+        return jsonResponse(200, { status: "CONNECTED" });
+      },
+    });
+    const form = await screen.findByRole("form", { name: "Conectar com número de telefone" });
+    const link = within(form).getByRole("button", { name: "Conectar" });
+    expect(link).toBeDisabled();
+    await userEvent.type(within(form).getByLabelText("Código de pareamento"), "K7QW-9XZ2");
+    await userEvent.click(link);
+    expect(calls.find((c) => c.method === "POST")?.body).toEqual({ code: "K7QW-9XZ2" });
+    expect(await screen.findByRole("form", { name: "Adicionar cliente" })).toBeInTheDocument();
+  });
+
   it("renders the chat from the phone's side: formatting, quotes, acks, deletions, location, calls", async () => {
     renderSimulator("/simulator/5", { "GET /api/simulator/5": () => jsonResponse(200, state()) });
     const log = await openMaria();
@@ -159,6 +177,28 @@ describe("SimulatorPage", () => {
     await waitFor(() =>
       expect(calls.filter((c) => c.method === "POST").at(-1)?.body).toEqual({ type: "vcard", contactName: "João", contactNumber: "5521912345678" }),
     );
+  });
+
+  it("sends a poll with 2 to 12 options, one per line", async () => {
+    const { calls } = renderSimulator("/simulator/5", {
+      "GET /api/simulator/5": () => jsonResponse(200, state()),
+      "POST /api/simulator/5/phones/5511987654321/messages": () => jsonResponse(201, msg({ id: "C9" })),
+    });
+    await openMaria();
+    await userEvent.click(screen.getByRole("button", { name: "Enviar enquete" }));
+    const dialog = await screen.findByRole("dialog", { name: "Enviar enquete" });
+    await userEvent.type(within(dialog).getByRole("textbox", { name: /Pergunta/ }), "Sabor?");
+    const options = within(dialog).getByRole("textbox", { name: /Opções/ });
+    await userEvent.type(options, "Calabresa");
+    await userEvent.click(within(dialog).getByRole("button", { name: "Enviar" }));
+    expect(await within(dialog).findByText("Informe de 2 a 12 opções")).toBeInTheDocument();
+    expect(calls.some((c) => c.method === "POST")).toBe(false);
+    await userEvent.type(options, "{Enter}{Enter}Marguerita ");
+    await userEvent.click(within(dialog).getByRole("button", { name: "Enviar" }));
+    await waitFor(() =>
+      expect(calls.find((c) => c.method === "POST")?.body).toEqual({ type: "poll", question: "Sabor?", options: ["Calabresa", "Marguerita"] }),
+    );
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
   });
 
   it("deletes the customer's own message after confirmation and marks a company message as played", async () => {

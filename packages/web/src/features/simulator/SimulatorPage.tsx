@@ -9,6 +9,8 @@ import { LoadingState } from "../../components/LoadingState";
 import { errorText } from "../../components/toastError";
 import { ConnectionStatusChip } from "../connections/ConnectionStatusChip";
 import { useSimulatorActions, useSimulatorConnections, useSimulatorState, type SimulatorAccess } from "./api";
+import { ConnectionDropButton } from "./ConnectionDropButton";
+import { GroupsPanel } from "./GroupsPanel";
 import { PairingPanel } from "./PairingPanel";
 import { PhoneChat } from "./PhoneChat";
 import { AddPhoneForm, PhoneList } from "./PhoneList";
@@ -119,6 +121,7 @@ function ConnectionSimulator({ access }: { access: SimulatorAccess }) {
           {connection.name}
         </Typography>
         <ConnectionStatusChip status={connection.status} />
+        {live && <ConnectionDropButton access={access} status={connection.status} />}
       </Box>
       {!connected ? (
         <PairingPanel state={state.data} actions={actions} />
@@ -147,6 +150,8 @@ function ConnectionSimulator({ access }: { access: SimulatorAccess }) {
                 </Typography>
                 <Box sx={{ flex: 1, minHeight: 0, overflowY: "auto" }}>
                   <PhoneList phones={phones} selected={selected} onSelect={setSelected} />
+                  <Divider />
+                  <GroupsPanel access={access} disabled={!live} />
                 </Box>
               </Box>
             )}

@@ -125,6 +125,23 @@ export function useSimulatorActions(access: SimulatorAccess) {
         request<void>(access, `${phonePath(number)}/messages/${encodeURIComponent(messageId)}/ack`, { method: "POST", body: { ack } }),
       onSettled,
     }),
+    // Issue 21: the customer reacts to a message ("" removes the reaction) or edits one of their texts.
+    react: useMutation({
+      mutationFn: ({ number, messageId, emoji }: { number: string; messageId: string; emoji: string }) =>
+        request<SimulatorMessageDTO>(access, `${phonePath(number)}/messages/${encodeURIComponent(messageId)}/reaction`, {
+          method: "POST",
+          body: { emoji },
+        }),
+      onSettled,
+    }),
+    edit: useMutation({
+      mutationFn: ({ number, messageId, body }: { number: string; messageId: string; body: string }) =>
+        request<SimulatorMessageDTO>(access, `${phonePath(number)}/messages/${encodeURIComponent(messageId)}/edit`, {
+          method: "POST",
+          body: { body },
+        }),
+      onSettled,
+    }),
     call: useMutation({
       mutationFn: ({ number, isVideo }: { number: string; isVideo: boolean }) =>
         request<SimulatorMessageDTO>(access, `${phonePath(number)}/calls`, { method: "POST", body: { isVideo } }),

@@ -32,6 +32,8 @@ import { patchTicketsCache } from "./ticketsCache";
 import { TransferTicketModal } from "./TransferTicketModal";
 import { useTicketTransitions } from "./useTicketTransitions";
 import { ShareTicketDialog } from "../chats/ShareTicketDialog";
+import { readableTextOn } from "../../app/contrast";
+import { useInboxActions } from "../keyboard/inboxActions";
 
 /** Tag editor of the ticket header (POST /tags/sync). */
 export function TagsEditor({ ticket }: { ticket: TicketDTO }) {
@@ -78,7 +80,7 @@ export function TagsEditor({ ticket }: { ticket: TicketDTO }) {
       renderValue={(value, getItemProps) =>
         value.map((tag, index) => {
           const { key, ...props } = getItemProps({ index });
-          return <Chip key={key} size="small" label={tag.name} sx={{ bgcolor: tag.color, color: "#fff" }} {...props} />;
+          return <Chip key={key} size="small" label={tag.name} sx={{ bgcolor: tag.color, color: readableTextOn(tag.color) }} {...props} />;
         })
       }
       renderInput={(params) => (
@@ -125,6 +127,12 @@ export function TicketHeader({ ticket, onOpenContact, onBack }: TicketHeaderProp
       setDeleteOpen(false);
     }
   };
+
+  // Keyboard (issue 16): a accepts a pending ticket, r resolves an open one (also in the command palette).
+  useInboxActions({
+    accept: ticket.status === "pending" && !busy && (() => void run(ticket, "accept")),
+    resolve: ticket.status === "open" && !busy && (() => void run(ticket, "resolve")),
+  });
 
   const subtitle = [
     t(`tickets.status.${ticket.status}`),

@@ -8,6 +8,7 @@ import { useSession } from "../auth/SessionProvider";
 import { stripWhatsApp } from "../messages/whatsappFormat";
 import { formatTicketTime } from "./time";
 import type { TicketTransition } from "./useTicketTransitions";
+import { readableTextOn } from "../../app/contrast";
 
 /** The row's last message without WhatsApp markup (issue 16); a location (or its picture) shows 'Localização'. */
 export function lastMessagePreview(lastMessage: string, locationLabel: string): string {
@@ -24,6 +25,8 @@ interface TicketListItemProps {
   onTransition: (ticket: TicketDTO, transition: TicketTransition) => void;
   onSpy: (ticket: TicketDTO) => void;
 }
+
+const CHIP_SX = { minWidth: 0, maxWidth: 110, flexShrink: 1 } as const;
 
 /** One row of the ticket manager, exactly as spec §2 lists it. */
 export const TicketListItem = memo(function TicketListItem({ ticket, selected, busy, onOpen, onTransition, onSpy }: TicketListItemProps) {
@@ -78,16 +81,24 @@ export const TicketListItem = memo(function TicketListItem({ ticket, selected, b
               <Badge badgeContent={ticket.unreadMessages} color="success" max={999} sx={{ mr: 1.5 }} data-testid="ticket-unread" />
             )}
           </Box>
-          <Box sx={{ display: "flex", flexWrap: "wrap", gap: 0.5, mt: 0.5 }}>
-            {ticket.whatsapp && <Chip size="small" variant="outlined" label={ticket.whatsapp.name} />}
-            {ticket.user && <Chip size="small" variant="outlined" color="primary" label={ticket.user.name} />}
+          {/* One line of chips (issue 16): each shrinks to an ellipsis, its full text in the title. */}
+          <Box sx={{ display: "flex", flexWrap: "nowrap", overflow: "hidden", gap: 0.5, mt: 0.5 }} data-testid="ticket-chips">
+            {ticket.whatsapp && <Chip size="small" variant="outlined" label={ticket.whatsapp.name} title={ticket.whatsapp.name} sx={CHIP_SX} />}
+            {ticket.user && <Chip size="small" variant="outlined" color="primary" label={ticket.user.name} title={ticket.user.name} sx={CHIP_SX} />}
             <Chip
               size="small"
               label={ticket.queue?.name ?? t("tickets.row.noQueue")}
-              sx={{ bgcolor: ticket.queue?.color ?? "grey.600", color: "#fff" }}
+              title={ticket.queue?.name ?? t("tickets.row.noQueue")}
+              sx={{ ...CHIP_SX, bgcolor: ticket.queue?.color ?? "grey.700", color: readableTextOn(ticket.queue?.color) }}
             />
             {ticket.tags.map((tag) => (
-              <Chip key={tag.id} size="small" label={tag.name} sx={{ bgcolor: tag.color, color: "#fff" }} />
+              <Chip
+                key={tag.id}
+                size="small"
+                label={tag.name}
+                title={tag.name}
+                sx={{ ...CHIP_SX, bgcolor: tag.color, color: readableTextOn(tag.color) }}
+              />
             ))}
           </Box>
         </Box>

@@ -11,6 +11,7 @@ import type { useTicketsList } from "./api";
 import { TicketListItem } from "./TicketListItem";
 import { flattenTickets } from "./ticketsCache";
 import { useTicketTransitions, type TicketTransition } from "./useTicketTransitions";
+import { useInboxActions } from "../keyboard/inboxActions";
 
 interface TicketsListProps {
   query: ReturnType<typeof useTicketsList>;
@@ -38,6 +39,15 @@ export function TicketsList({ query, selectedUuid, onSpy, label, emptyText, empt
       }),
     [run, onTransitioned],
   );
+
+  // Keyboard (issue 16): j / k open the next / previous ticket of the list on screen.
+  const step = (by: 1 | -1) => () => {
+    if (tickets.length === 0) return;
+    const at = tickets.findIndex((ticket) => ticket.uuid === selectedUuid);
+    const target = at < 0 ? tickets[by === 1 ? 0 : tickets.length - 1] : tickets[at + by];
+    if (target) onOpen(target);
+  };
+  useInboxActions({ next: step(1), previous: step(-1) });
 
   return (
     <InfiniteScrollArea

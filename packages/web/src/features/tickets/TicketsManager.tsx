@@ -31,6 +31,7 @@ import { useQueueChoices, useTagOptions, useTicketsList, useUserOptions } from "
 import { NewTicketModal } from "./NewTicketModal";
 import { countLabel } from "./ticketsCache";
 import { TicketsList } from "./TicketsList";
+import { readableTextOn } from "../../app/contrast";
 
 type MainTab = "open" | "closed" | "search";
 type OpenTab = "open" | "pending";
@@ -163,7 +164,7 @@ export function TicketsManager({ selectedUuid, onSpy }: { selectedUuid?: string;
             renderValue={(value, getItemProps) =>
               value.map((tag, index) => {
                 const { key, ...props } = getItemProps({ index });
-                return <Chip key={key} size="small" label={tag.name} sx={{ bgcolor: tag.color, color: "#fff" }} {...props} />;
+                return <Chip key={key} size="small" label={tag.name} sx={{ bgcolor: tag.color, color: readableTextOn(tag.color) }} {...props} />;
               })
             }
             renderInput={(params) => <TextField {...params} label={t("tickets.search.tags")} />}

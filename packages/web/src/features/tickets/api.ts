@@ -34,9 +34,12 @@ export function ticketListQuery(filters: TicketListFilters) {
 export function useTicketsList(filters: TicketListFilters, enabled = true) {
   return useInfiniteQuery({
     queryKey: ticketKeys.list(filters),
-    queryFn: ({ pageParam, signal }) => api.get<TicketListResponse>("/tickets", { ...ticketListQuery(filters), pageNumber: pageParam }, { signal }),
-    initialPageParam: 1,
-    getNextPageParam: (last, pages) => (last.hasMore ? pages.length + 1 : undefined),
+    // Keyset pages: each page names where the next starts, so tickets arriving or moving meanwhile
+    // neither repeat nor skip rows (pageNumber's OFFSET would).
+    queryFn: ({ pageParam, signal }) =>
+      api.get<TicketListResponse>("/tickets", { ...ticketListQuery(filters), cursor: pageParam ?? undefined }, { signal }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => (last.hasMore && last.nextCursor ? last.nextCursor : undefined),
     enabled,
   });
 }

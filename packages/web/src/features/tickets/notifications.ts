@@ -4,6 +4,7 @@
  * only users whose allTicket is 'enable'. A ticket the user is looking at does not notify.
  */
 import type { AppMessageEvent, UserDTO } from "@balcao/shared";
+import { activeServiceWorker } from "../../app/pwa";
 
 export interface NotifyContext {
   me: Pick<UserDTO, "id" | "allTicket">;
@@ -64,9 +65,24 @@ export function requestNotificationPermission(): void {
   void Promise.resolve(Notification.requestPermission()).catch(() => undefined);
 }
 
-/** Shows a browser notification when the user allowed them; clicking focuses the tab and opens the ticket. */
-export function showBrowserNotification(title: string, body: string, tag: string, onClick: () => void): void {
+/**
+ * Shows a browser notification when the user allowed them; clicking focuses the tab and opens the ticket.
+ * While the tab is hidden and the service worker controls the page (installed app, issue 16), the worker
+ * shows it, so it also works where pages may not create notifications; its click opens `url`.
+ */
+export function showBrowserNotification(title: string, body: string, tag: string, onClick: () => void, url?: string): void {
   if (typeof Notification === "undefined" || Notification.permission !== "granted") return;
+  if (url && typeof document !== "undefined" && document.hidden) {
+    void activeServiceWorker().then((registration) => {
+      if (registration) void registration.showNotification(title, { body, tag, data: { url }, icon: "/icon.svg" }).catch(() => undefined);
+      else showPageNotification(title, body, tag, onClick);
+    });
+    return;
+  }
+  showPageNotification(title, body, tag, onClick);
+}
+
+function showPageNotification(title: string, body: string, tag: string, onClick: () => void): void {
   try {
     const notification = new Notification(title, { body, tag, renotify: true } as NotificationOptions);
     notification.onclick = (e) => {

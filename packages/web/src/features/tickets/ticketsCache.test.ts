@@ -10,7 +10,11 @@ const admin = { id: 9, profile: "admin" as const };
 
 const pages = (...lists: number[][]): TicketPages => ({
   pageParams: lists.map((_, i) => i + 1),
-  pages: lists.map((ids, i) => ({ tickets: ids.map((id) => makeTicket({ id })), hasMore: i < lists.length - 1 })),
+  pages: lists.map((ids, i) => ({
+    tickets: ids.map((id) => makeTicket({ id })),
+    hasMore: i < lists.length - 1,
+    nextCursor: i < lists.length - 1 ? `cursor-${i + 2}` : null,
+  })),
 });
 const ids = (data?: InfiniteData<TicketListResponse, unknown>) => data?.pages.map((p) => p.tickets.map((t) => t.id));
 
@@ -120,7 +124,7 @@ describe("upsertTicket / countLabel", () => {
     expect(countLabel(pages([1, 2], [3]))).toBe("3");
     const more: TicketPages = {
       pageParams: [1],
-      pages: [{ tickets: Array.from({ length: 40 }, (_, i) => makeTicket({ id: i + 1 })), hasMore: true }],
+      pages: [{ tickets: Array.from({ length: 40 }, (_, i) => makeTicket({ id: i + 1 })), hasMore: true, nextCursor: "cursor-2" }],
     };
     expect(countLabel(more)).toBe("40+");
     expect(countLabel(undefined)).toBe("0");

@@ -47,7 +47,7 @@ function replaceTicket(data: TicketPages, ticket: TicketDTO): TicketPages {
 
 function prependTicket(data: TicketPages, ticket: TicketDTO): TicketPages {
   const without = removeTicket(data, ticket.id);
-  if (without.pages.length === 0) return { pageParams: [1], pages: [{ tickets: [ticket], hasMore: false }] };
+  if (without.pages.length === 0) return { pageParams: [null], pages: [{ tickets: [ticket], hasMore: false, nextCursor: null }] };
   const [first, ...rest] = without.pages;
   return { ...without, pages: [{ ...first, tickets: [ticket, ...first.tickets] }, ...rest] };
 }

@@ -52,6 +52,7 @@ export function useTicketsRealtime(): void {
       stripWhatsApp(event.ticket.lastMessage || event.message.body),
       `ticket-${event.ticket.id}`,
       () => navigate(`/tickets/${event.ticket.uuid}`),
+      `/tickets/${event.ticket.uuid}`,
     );
   });
 }

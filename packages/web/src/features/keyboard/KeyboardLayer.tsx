@@ -1,0 +1,45 @@
+import { useEffect, useState } from "react";
+import { CommandPalette } from "./CommandPalette";
+import { ShortcutsHelp } from "./ShortcutsHelp";
+import { runInboxAction } from "./inboxActions";
+import { isPaletteKey, isTyping, SHORTCUT_KEYS } from "./shortcuts";
+
+/**
+ * Keyboard-first layer of the logged-in layout (issue 16): Ctrl/⌘+K opens the command palette everywhere;
+ * `?` the help sheet; the inbox keys (j, k, a, r, c, /) run what the tickets page offers. Single keys never
+ * fire while typing in a field, with a modifier held, or while a dialog is open.
+ */
+export function KeyboardLayer() {
+  const [palette, setPalette] = useState(false);
+  const [help, setHelp] = useState(false);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.defaultPrevented) return;
+      if (isPaletteKey(event)) {
+        event.preventDefault();
+        setHelp(false);
+        setPalette(true);
+        return;
+      }
+      if (event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
+      if (document.querySelector('[role="dialog"], [role="presentation"].MuiModal-root:not(.MuiModal-hidden)')) return;
+      if (event.key === "?") {
+        event.preventDefault();
+        setHelp(true);
+        return;
+      }
+      const shortcut = SHORTCUT_KEYS.find((s) => s.key === event.key);
+      if (shortcut && runInboxAction(shortcut.action)) event.preventDefault();
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, []);
+
+  return (
+    <>
+      <CommandPalette open={palette} onClose={() => setPalette(false)} />
+      <ShortcutsHelp open={help} onClose={() => setHelp(false)} />
+    </>
+  );
+}

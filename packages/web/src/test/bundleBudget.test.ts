@@ -1,0 +1,34 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { BUDGETS, routeWeights } from "./bundleBudget";
+
+const webRoot = path.resolve(import.meta.dirname, "../..");
+
+// The production build's sizes are deterministic: a budget is a test, not a timing (issue 20).
+describe("production build weight", () => {
+  const outDir = mkdtempSync(path.join(tmpdir(), "balcao-web-budget-"));
+  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+  it("keeps the gzipped JavaScript of the login and tickets pages within their budgets", () => {
+    // A child process: the test runner's NODE_ENV=test would make a development build of React.
+    const vite = path.resolve(webRoot, "../../node_modules/vite/bin/vite.js");
+    execFileSync(process.execPath, [vite, "build", "--manifest", "--emptyOutDir", "--outDir", outDir, "--logLevel", "error"], {
+      cwd: webRoot,
+      env: { ...process.env, NODE_ENV: "production" },
+      stdio: "pipe",
+    });
+    const weights = routeWeights(outDir);
+    expect(weights.map((weight) => weight.route)).toEqual(["login", "tickets"]);
+    for (const weight of weights) {
+      // The login page must not download the tickets page or the layout.
+      if (weight.route === "login") expect(weight.files.some((file) => /\/(TicketsPage|AppLayout)-/.test(file))).toBe(false);
+      expect({ route: weight.route, gzipKB: Math.round(weight.gzipBytes / 1024) }).toEqual({
+        route: weight.route,
+        gzipKB: expect.toSatisfy((kb: number) => kb * 1024 <= BUDGETS[weight.route]),
+      });
+    }
+  }, 240_000);
+});
