@@ -10,5 +10,7 @@ export default defineConfig({
     include: ["src/**/*.test.{ts,tsx}"],
     restoreMocks: true,
     testTimeout: 30_000,
+    // As in the server suite: in CI a failed test runs once more and scripts/test-all.mjs names it.
+    retry: process.env.CI ? 1 : 0,
   },
 });
