@@ -221,6 +221,8 @@ const SEEDS: Record<string, Seed> = {
     await q("INSERT INTO message_reactions (company_id, message_id, sender, emoji) VALUES ($1, $2, '5511987650001', '👍')", [ids.company, m!.id]);
     await q("INSERT INTO message_edits (company_id, message_id, previous_body) VALUES ($1, $2, 'Antes')", [ids.company, m!.id]);
   },
+  // An index only (messages.data_json->>'queued', the replies waiting for their connection): no new table.
+  "0017_send_queue_index": async () => undefined,
 };
 
 const entries = journalEntries();

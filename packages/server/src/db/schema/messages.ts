@@ -56,6 +56,10 @@ export const messages = pgTable(
     index("messages_quoted_msg_idx")
       .on(t.quotedMsgId)
       .where(sql`${t.quotedMsgId} is not null`),
+    // Replies waiting for their connection (modules/messages/sendQueue.ts; few rows carry the marker).
+    index("messages_queued_idx")
+      .on(t.companyId, t.connectionId, t.id)
+      .where(sql`(${t.dataJson}->>'queued') is not null`),
     // Ticket search by message text (db/search.ts).
     index("messages_body_trgm_idx").using("gin", foldIndexExpression(t.body)),
   ],
