@@ -149,36 +149,48 @@ const mediaFields = {
   fileName: z.string().trim().max(200).optional(),
 };
 
+/** WhatsApp's disappearing-message timers, in seconds: 24 hours, 7 days, 90 days (issue 21). */
+export const SIMULATOR_EPHEMERAL_SECONDS = [86_400, 604_800, 7_776_000] as const;
+
+/** Fields every customer message may carry: the customer's push name, and a disappearing-message timer. */
+const inboundCommon = {
+  name: z.string().trim().max(100).optional(),
+  /** Sent in a chat with disappearing messages on (WhatsApp's ephemeralMessage wrapper): the timer in seconds. */
+  ephemeral: z.literal(SIMULATOR_EPHEMERAL_SECONDS).optional(),
+};
+/** A photo or video the recipient may open once (WhatsApp's viewOnceMessage wrapper). */
+const viewOnceField = { viewOnce: z.boolean().optional() };
+
 /** A customer message injected into the connection (the same inbound pipeline real providers use). */
 export const simulatorInboundBody = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("text"),
     body: z.string().min(1, "Required").max(4096, "Too Long!"),
     quotedId: z.string().max(100).optional(),
-    name: z.string().trim().max(100).optional(),
+    ...inboundCommon,
   }),
-  z.object({ type: z.literal("image"), caption: z.string().max(1024).optional(), ...mediaFields, name: z.string().trim().max(100).optional() }),
-  z.object({ type: z.literal("video"), caption: z.string().max(1024).optional(), ...mediaFields, name: z.string().trim().max(100).optional() }),
-  z.object({ type: z.literal("document"), caption: z.string().max(1024).optional(), ...mediaFields, name: z.string().trim().max(100).optional() }),
-  z.object({ type: z.literal("audio"), voice: z.boolean().optional().default(true), ...mediaFields, name: z.string().trim().max(100).optional() }),
+  z.object({ type: z.literal("image"), caption: z.string().max(1024).optional(), ...mediaFields, ...viewOnceField, ...inboundCommon }),
+  z.object({ type: z.literal("video"), caption: z.string().max(1024).optional(), ...mediaFields, ...viewOnceField, ...inboundCommon }),
+  z.object({ type: z.literal("document"), caption: z.string().max(1024).optional(), ...mediaFields, ...inboundCommon }),
+  z.object({ type: z.literal("audio"), voice: z.boolean().optional().default(true), ...mediaFields, ...inboundCommon }),
   z.object({
     type: z.literal("location"),
     latitude: z.number().min(-90).max(90),
     longitude: z.number().min(-180).max(180),
     description: z.string().max(500).optional(),
-    name: z.string().trim().max(100).optional(),
+    ...inboundCommon,
   }),
   z.object({
     type: z.literal("vcard"),
     contactName: z.string().trim().min(1, "Required").max(100),
     contactNumber: simulatorPhoneField,
-    name: z.string().trim().max(100).optional(),
+    ...inboundCommon,
   }),
   z.object({
     type: z.literal("poll"),
     question: z.string().trim().min(1, "Required").max(255),
     options: z.array(z.string().trim().min(1, "Required").max(100)).min(2).max(12),
-    name: z.string().trim().max(100).optional(),
+    ...inboundCommon,
   }),
 ]);
 export type SimulatorInboundBody = z.input<typeof simulatorInboundBody>;
@@ -210,6 +222,15 @@ export const simulatorMessageDto = z.object({
   reaction: z.string().optional(),
   /** The customer edited this message. */
   edited: z.boolean().optional(),
+  /** Sent as view-once (photo or video), issue 21. */
+  viewOnce: z.boolean().optional(),
+  /** Sent with disappearing messages on: the timer in seconds. */
+  ephemeral: z.number().optional(),
+  /**
+   * Written while the connection was down (issue 21): held on the phone, delivered as one late batch when the
+   * connection is CONNECTED again.
+   */
+  queued: z.boolean().optional(),
 });
 export type SimulatorMessageDTO = z.infer<typeof simulatorMessageDto>;
 

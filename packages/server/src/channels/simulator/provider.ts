@@ -63,6 +63,11 @@ export interface SimMessage {
   reaction?: string;
   /** The customer edited it (its body is the latest text). */
   edited?: boolean;
+  /** Sent as view-once (photo or video) or with disappearing messages on (the timer in seconds), issue 21. */
+  viewOnce?: boolean;
+  ephemeral?: number;
+  /** Written while the connection was down: waits in `PhoneBook.held` for the next CONNECTED (issue 21). */
+  queued?: boolean;
 }
 
 export interface SimPhone {
@@ -82,14 +87,90 @@ export interface SimGroup extends SimPhone {
   messages: SimGroupMessage[];
 }
 
+/**
+ * How WhatsApp wrapped the customer's message: `ephemeral` (seconds) in a chat with disappearing messages on,
+ * `viewOnce` for a photo or video to be opened once (issue 21).
+ */
+interface CustomerWrappers {
+  ephemeral?: number;
+  viewOnce?: boolean;
+}
+
 /** Customer-side input for one inbound message (validated by the shared zod schema before it gets here). */
-export type CustomerMessage =
-  | { type: "text"; body: string; quotedId?: string }
-  | { type: "image" | "video" | "document"; caption?: string; data?: Buffer; mimeType?: string; fileName?: string }
-  | { type: "audio"; voice?: boolean; data?: Buffer; mimeType?: string; fileName?: string }
-  | { type: "location"; latitude: number; longitude: number; description?: string }
-  | { type: "vcard"; contactName: string; contactNumber: string }
-  | { type: "poll"; question: string; options: string[] };
+export type CustomerMessage = CustomerWrappers &
+  (
+    | { type: "text"; body: string; quotedId?: string }
+    | { type: "image" | "video" | "document"; caption?: string; data?: Buffer; mimeType?: string; fileName?: string }
+    | { type: "audio"; voice?: boolean; data?: Buffer; mimeType?: string; fileName?: string }
+    | { type: "location"; latitude: number; longitude: number; description?: string }
+    | { type: "vcard"; contactName: string; contactNumber: string }
+    | { type: "poll"; question: string; options: string[] }
+  );
+
+/** Customer messages a down connection holds at most (in memory); beyond, the phone's send is refused. */
+export const MAX_HELD_MESSAGES = 500;
+
+/** The phone's copy of a customer message, and the message the company's number receives. */
+function customerMessage(phone: SimPhone, input: CustomerMessage): { message: SimMessage; inbound: InboundMessage } {
+  const id = `SIMC-${randomBytes(10).toString("hex").toUpperCase()}`;
+  const message: SimMessage = { id, direction: "out", kind: "chat", body: "", ack: 1, deleted: false, timestamp: new Date() };
+  switch (input.type) {
+    case "text":
+      message.body = input.body;
+      message.quotedId = input.quotedId;
+      break;
+    case "image":
+    case "video":
+    case "document":
+    case "audio": {
+      const sample = sampleFile(input.type as SampleKind);
+      message.kind = input.type;
+      message.body = input.type === "audio" ? "" : (input.caption ?? "");
+      message.media = {
+        data: input.data ?? sample.data,
+        mimeType: input.mimeType ?? sample.mimeType,
+        fileName: input.fileName ?? sample.fileName,
+        voice: input.type === "audio" ? (input.voice ?? true) : undefined,
+      };
+      break;
+    }
+    case "location":
+      message.kind = "location";
+      message.body = locationBody(
+        input.latitude,
+        input.longitude,
+        input.description ?? "",
+        `data:image/png;base64,${sampleFile("image").data.toString("base64")}`,
+      );
+      break;
+    case "vcard":
+      message.kind = "vcard";
+      message.body = buildVcard(input.contactName, input.contactNumber);
+      break;
+    case "poll":
+      // Shown as text, like a Baileys poll (votes are not shown).
+      message.body = pollBody(input.question, input.options);
+      break;
+  }
+  if (input.viewOnce && (message.kind === "image" || message.kind === "video")) message.viewOnce = true;
+  if (input.ephemeral) message.ephemeral = input.ephemeral;
+  // The wrappers stop here. Baileys unwraps ephemeralMessage / viewOnceMessage(V2, V2Extension) before mapping
+  // the content and keeps nothing of them (baileys/provider.ts `unwrap`): the company's number receives the
+  // same InboundMessage as for an unwrapped message, so both providers store and show it the same way.
+  const inbound: InboundMessage = {
+    providerMessageId: id,
+    chat: { id: phone.number, kind: "phone", pushName: phone.name },
+    fromMe: false,
+    kind: message.kind,
+    body: message.body,
+    media: message.media
+      ? { data: message.media.data, mimeType: message.media.mimeType, fileName: message.media.fileName, voice: message.media.voice }
+      : undefined,
+    quotedProviderMessageId: message.quotedId,
+    timestamp: message.timestamp,
+  };
+  return { message, inbound };
+}
 
 export class SimulatorError extends Error {
   constructor(readonly code: "ERR_SIMULATOR_INVALID_CODE" | "ERR_SIMULATOR_NO_MESSAGE" | "ERR_WAPP_INVALID_CONTACT") {
@@ -414,59 +495,8 @@ export class SimulatorSession implements ChannelSession {
   async customerSend(number: string, input: CustomerMessage, name?: string): Promise<SimMessage> {
     this.assertConnected();
     const phone = this.addPhone(number, name);
-    const id = `SIMC-${randomBytes(10).toString("hex").toUpperCase()}`;
-    const message: SimMessage = { id, direction: "out", kind: "chat", body: "", ack: 1, deleted: false, timestamp: new Date() };
-    switch (input.type) {
-      case "text":
-        message.body = input.body;
-        message.quotedId = input.quotedId;
-        break;
-      case "image":
-      case "video":
-      case "document":
-      case "audio": {
-        const sample = sampleFile(input.type as SampleKind);
-        message.kind = input.type;
-        message.body = input.type === "audio" ? "" : (input.caption ?? "");
-        message.media = {
-          data: input.data ?? sample.data,
-          mimeType: input.mimeType ?? sample.mimeType,
-          fileName: input.fileName ?? sample.fileName,
-          voice: input.type === "audio" ? (input.voice ?? true) : undefined,
-        };
-        break;
-      }
-      case "location":
-        message.kind = "location";
-        message.body = locationBody(
-          input.latitude,
-          input.longitude,
-          input.description ?? "",
-          `data:image/png;base64,${sampleFile("image").data.toString("base64")}`,
-        );
-        break;
-      case "vcard":
-        message.kind = "vcard";
-        message.body = buildVcard(input.contactName, input.contactNumber);
-        break;
-      case "poll":
-        // Shown as text, like a Baileys poll (votes are not shown).
-        message.body = pollBody(input.question, input.options);
-        break;
-    }
+    const { message, inbound } = customerMessage(phone, input);
     this.book.push(phone, message);
-    const inbound: InboundMessage = {
-      providerMessageId: id,
-      chat: { id: phone.number, kind: "phone", pushName: phone.name },
-      fromMe: false,
-      kind: message.kind,
-      body: message.body,
-      media: message.media
-        ? { data: message.media.data, mimeType: message.media.mimeType, fileName: message.media.fileName, voice: message.media.voice }
-        : undefined,
-      quotedProviderMessageId: message.quotedId,
-      timestamp: message.timestamp,
-    };
     await this.options.emit({ type: "message", message: inbound });
     return message;
   }

@@ -83,6 +83,9 @@ function presentMessage(m: SimMessage): SimulatorMessageDTO {
     timestamp: m.timestamp.toISOString(),
     ...(m.reaction && { reaction: m.reaction }),
     ...(m.edited && { edited: true }),
+    ...(m.viewOnce && { viewOnce: true }),
+    ...(m.ephemeral && { ephemeral: m.ephemeral }),
+    ...(m.queued && { queued: true }),
   };
 }
 
