@@ -4,14 +4,14 @@
  * (messages.upsert, messages.update) emitted on it, and what the company sent is its sendMessage log.
  */
 import { randomBytes } from "node:crypto";
-import pino from "pino";
 import { expect, vi } from "vitest";
 import { connections } from "../../db/schema";
 import { buildTenant } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/testApp";
 import { parseVcard, providerContract, type ContractSession, type Delivered } from "../providerContract";
 import type { ChannelEvent } from "../types";
-import { BaileysProvider, type BaileysLib } from "./provider";
+import type { BaileysProvider } from "./provider";
+import { scriptedBaileysProvider } from "./scriptedBaileysSetup";
 import { ScriptedSocket } from "./scriptedSocket";
 
 interface BaileysContractSession extends ContractSession {
@@ -47,25 +47,16 @@ providerContract<BaileysContractSession>({
   async setup() {
     t = await createTestApp();
     tenant = await buildTenant(t.app);
-    provider = new BaileysProvider({
-      db: t.ctx.database.db,
-      logger: pino({ level: "silent" }),
-      reconnectBaseMs: 20,
-      reconnectMaxMs: 80,
-      ffmpegPath: "/nonexistent/ffmpeg",
-      overrides: {
-        makeWASocket: ((config: Record<string, unknown>) => {
-          const sock = new ScriptedSocket(config);
-          made.push(sock);
-          return sock;
-        }) as unknown as BaileysLib["makeWASocket"],
-        downloadMediaMessage: (async (msg: { key: { id: string } }) => {
-          const data = mediaOf.get(msg.key.id);
-          if (!data) throw new Error("no such media");
-          return data;
-        }) as unknown as BaileysLib["downloadMediaMessage"],
+    provider = scriptedBaileysProvider(
+      t.ctx.database.db,
+      ScriptedSocket,
+      (sock) => made.push(sock),
+      async (msg) => {
+        const data = mediaOf.get(msg.key.id);
+        if (!data) throw new Error("no such media");
+        return data;
       },
-    });
+    );
   },
   teardown: () => t.close(),
   async newSession() {

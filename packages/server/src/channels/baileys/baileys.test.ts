@@ -4,26 +4,27 @@
  * (baileys.contract.test.ts); this file covers Baileys' own mapping: close codes, LIDs, groups, auth state, health.
  */
 import { and, eq } from "drizzle-orm";
-import pino from "pino";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ConnectionDTO, ConnectionHealthAlertDTO, ConnectionHealthDTO, PairingCodeDTO } from "@balcao/shared";
-import { connectionAuth, connectionAuthKeys, connections, plans } from "../../db/schema";
+import type { ConnectionHealthAlertDTO, ConnectionHealthDTO, PairingCodeDTO } from "@balcao/shared";
+import { connectionAuth, connectionAuthKeys, connections } from "../../db/schema";
 import { buildTenant, collectEvents, connectSocket, nextEventWhere, type Session } from "../../test/factories";
 import { connectedMs } from "../../modules/connections/health";
-import { createTestApp, type TestApp } from "../../test/testApp";
+import type { TestApp } from "../../test/testApp";
 import type { ChannelEventContext } from "../manager";
 import type { ChannelEvent } from "../types";
 import { readOggOpusInfo } from "../audio";
 import { toneMp3 } from "../audio/testing";
 import { useDbAuthState } from "./authState";
-import { BaileysProvider, mapBaileysClose, mapBaileysStatus, type BaileysLib } from "./provider";
+import { mapBaileysClose, mapBaileysStatus, type BaileysLib } from "./provider";
+import { startScriptedBaileysApp, type ScriptedBaileysApp } from "./scriptedBaileysSetup";
 import { boom, ScriptedSocket } from "./scriptedSocket";
 
 /** Polls with room for a loaded CI machine (other listeners, e.g. the message pipeline, run first). */
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000, interval: 20 });
 
+let world: ScriptedBaileysApp<ScriptedSocket>;
 let t: TestApp;
-let tenant: Awaited<ReturnType<typeof buildTenant>>;
+let tenant: ScriptedBaileysApp<ScriptedSocket>["tenant"];
 let sockets: ScriptedSocket[];
 let downloads: number;
 let failDownload = false;
@@ -33,64 +34,33 @@ const call = (session: Session, method: "GET" | "POST" | "PUT" | "DELETE", url: 
   t.app.inject({ method, url: `/api${url}`, headers: session.headers, ...(payload ? { payload } : {}) });
 
 const rowOf = async (id: number) => (await t.ctx.database.db.select().from(connections).where(eq(connections.id, id)))[0]!;
-const last = () => sockets[sockets.length - 1]!;
-let seq = 0;
-
-async function newConnection(): Promise<ConnectionDTO> {
-  const before = sockets.length;
-  const res = await call(tenant.adminSession, "POST", "/whatsapp", { name: `Baileys ${++seq}`, channel: "baileys" });
-  expect(res.statusCode, res.body).toBe(201);
-  await poll(() => sockets.length).toBe(before + 1);
-  return res.json();
-}
-
-async function connected(): Promise<ConnectionDTO> {
-  const c = await newConnection();
-  last().open();
-  await poll(async () => (await rowOf(c.id)).status).toBe("CONNECTED");
-  return c;
-}
+const last = () => world.last();
+const newConnection = () => world.newConnection();
+const connected = () => world.connected();
 
 beforeAll(async () => {
-  t = await createTestApp({ CHANNEL_DEFAULT: "baileys" });
-  tenant = await buildTenant(t.app);
-  // This file creates many connections in one company: no plan limit.
-  await t.ctx.database.db.update(plans).set({ connections: 0 }).where(eq(plans.id, tenant.company.planId!));
-  t.ctx.channels.registerProvider(
-    new BaileysProvider({
-      db: t.ctx.database.db,
-      logger: pino({ level: "silent" }),
-      reconnectBaseMs: 20,
-      reconnectMaxMs: 80,
-      ffmpegPath: "/nonexistent/ffmpeg",
-      overrides: {
-        makeWASocket: ((config: Record<string, unknown>) => {
-          const s = new ScriptedSocket(config);
-          sockets.push(s);
-          return s;
-        }) as unknown as BaileysLib["makeWASocket"],
-        downloadMediaMessage: (async () => {
-          downloads++;
-          if (failDownload) throw new Error("media expired");
-          return Buffer.from(`bytes-${downloads}`);
-        }) as unknown as typeof import("baileys").downloadMediaMessage,
-      },
-    }),
-  );
+  world = await startScriptedBaileysApp({
+    Socket: ScriptedSocket,
+    namePrefix: "Baileys",
+    downloadMediaMessage: async () => {
+      downloads++;
+      if (failDownload) throw new Error("media expired");
+      return Buffer.from(`bytes-${downloads}`);
+    },
+  });
+  ({ t, tenant, sockets } = world);
   t.ctx.channels.onEvent(async (ctx, event) => {
     events.push({ ctx, event });
   });
 });
 beforeEach(() => {
-  sockets = [];
+  sockets.length = 0;
   downloads = 0;
   failDownload = false;
   events.length = 0;
 });
 // Sessions left reconnecting (backoff) must not open sockets during the next test.
-afterEach(async () => {
-  for (const id of t.ctx.channels.localConnectionIds()) await t.ctx.channels.command(tenant.company.id, id, "stop");
-});
+afterEach(() => world.stopSessions());
 afterAll(() => t.close());
 
 describe("connection.update → status", () => {

@@ -6,13 +6,12 @@
  */
 import { EventEmitter } from "node:events";
 import { and, eq } from "drizzle-orm";
-import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { AppMessageEvent, ConnectionDTO, MessageDTO, MessageListResponse } from "@balcao/shared";
-import { connections, messages, plans } from "../../db/schema";
-import { buildTenant, collectEvents, connectSocket } from "../../test/factories";
-import { createTestApp, type TestApp } from "../../test/testApp";
-import { BaileysProvider, type BaileysLib } from "./provider";
+import { messages } from "../../db/schema";
+import { collectEvents, connectSocket } from "../../test/factories";
+import type { TestApp } from "../../test/testApp";
+import { startScriptedBaileysApp, type ScriptedBaileysApp } from "./scriptedBaileysSetup";
 
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 10_000, interval: 20 });
 
@@ -41,9 +40,9 @@ class MiniSocket {
   }
 }
 
+let world: ScriptedBaileysApp<MiniSocket>;
 let t: TestApp;
-let tenant: Awaited<ReturnType<typeof buildTenant>>;
-const sockets: MiniSocket[] = [];
+let tenant: ScriptedBaileysApp<MiniSocket>["tenant"];
 const CUSTOMER = "5511987659876@s.whatsapp.net";
 
 const call = (method: "GET" | "POST" | "PUT", url: string, payload?: object) =>
@@ -57,15 +56,8 @@ const msg = (id: string, message: object, key: object = {}, seconds = 1_760_000_
 });
 
 async function connected(): Promise<{ connection: ConnectionDTO; socket: MiniSocket }> {
-  const before = sockets.length;
-  const res = await call("POST", "/whatsapp", { name: `Baileys reações ${before}`, channel: "baileys" });
-  expect(res.statusCode, res.body).toBe(201);
-  const connection = res.json() as ConnectionDTO;
-  await poll(() => sockets.length).toBe(before + 1);
-  const socket = sockets.at(-1)!;
-  socket.open();
-  await poll(async () => (await t.ctx.database.db.select().from(connections).where(eq(connections.id, connection.id)))[0]?.status).toBe("CONNECTED");
-  return { connection, socket };
+  const connection = await world.connected();
+  return { connection, socket: world.last() };
 }
 
 async function stored(connectionId: number, providerMessageId: string) {
@@ -83,29 +75,10 @@ async function listed(ticketId: number, id: number): Promise<MessageDTO | undefi
 }
 
 beforeAll(async () => {
-  t = await createTestApp({ CHANNEL_DEFAULT: "baileys" });
-  tenant = await buildTenant(t.app);
-  await t.ctx.database.db.update(plans).set({ connections: 0 }).where(eq(plans.id, tenant.company.planId!));
-  t.ctx.channels.registerProvider(
-    new BaileysProvider({
-      db: t.ctx.database.db,
-      logger: pino({ level: "silent" }),
-      reconnectBaseMs: 20,
-      reconnectMaxMs: 80,
-      ffmpegPath: "/nonexistent/ffmpeg",
-      overrides: {
-        makeWASocket: ((config: Record<string, unknown>) => {
-          const s = new MiniSocket(config);
-          sockets.push(s);
-          return s;
-        }) as unknown as BaileysLib["makeWASocket"],
-      },
-    }),
-  );
+  world = await startScriptedBaileysApp({ Socket: MiniSocket, namePrefix: "Baileys reações" });
+  ({ t, tenant } = world);
 });
-afterEach(async () => {
-  for (const id of t.ctx.channels.localConnectionIds()) await t.ctx.channels.command(tenant.company.id, id, "stop");
-});
+afterEach(() => world.stopSessions());
 afterAll(() => t.close());
 
 describe("Baileys reactions (issue 21)", () => {

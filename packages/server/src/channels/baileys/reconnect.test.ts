@@ -9,15 +9,14 @@
  */
 import { EventEmitter } from "node:events";
 import { and, eq, sql } from "drizzle-orm";
-import pino from "pino";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_COMPANY_SETTINGS, type AppMessageEvent, type ConnectionDTO, type MessageDTO } from "@balcao/shared";
-import { connections, contacts, messages, plans, tickets } from "../../db/schema";
+import { contacts, messages, tickets } from "../../db/schema";
 import { buildContact, buildTenant, collectEvents, connectSocket, type Session } from "../../test/factories";
-import { createTestApp, type TestApp } from "../../test/testApp";
+import type { TestApp } from "../../test/testApp";
 import { sendQueueOf, sendWhileDisconnected } from "../../modules/messages/sendQueue";
 import { sweepStaleSends } from "../../modules/messages/staleSends";
-import { BaileysProvider, type BaileysLib } from "./provider";
+import { startScriptedBaileysApp, type ScriptedBaileysApp } from "./scriptedBaileysSetup";
 
 const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 25 });
 
@@ -64,28 +63,18 @@ class ScriptedSocket {
   }
 }
 
+let world: ScriptedBaileysApp<ScriptedSocket>;
 let t: TestApp;
-let tenant: Awaited<ReturnType<typeof buildTenant>>;
+let tenant: ScriptedBaileysApp<ScriptedSocket>["tenant"];
 let sockets: ScriptedSocket[];
-const last = () => sockets[sockets.length - 1]!;
+const last = () => world.last();
 const allSent = () => sockets.flatMap((s) => s.sent);
-let seq = 0;
 
 const call = (session: Session, method: "GET" | "POST" | "PUT", url: string, payload?: object) =>
   t.app.inject({ method, url: `/api${url}`, headers: session.headers, ...(payload ? { payload } : {}) });
-const statusOf = async (id: number) => (await t.ctx.database.db.select().from(connections).where(eq(connections.id, id)))[0]!.status;
+const statusOf = (id: number) => world.statusOf(id);
 const rowOf = async (id: number) => (await t.ctx.database.db.select().from(messages).where(eq(messages.id, id)))[0]!;
-
-async function connected(): Promise<ConnectionDTO> {
-  const before = sockets.length;
-  const res = await call(tenant.adminSession, "POST", "/whatsapp", { name: `Fila ${++seq}`, channel: "baileys" });
-  expect(res.statusCode, res.body).toBe(201);
-  await poll(() => sockets.length).toBe(before + 1);
-  last().open();
-  const c = res.json() as ConnectionDTO;
-  await poll(() => statusOf(c.id)).toBe("CONNECTED");
-  return c;
-}
+const connected = () => world.connected();
 
 /** Connection lost (408): TIMEOUT, then the provider opens a new socket (OPENING) that stays silent until `open()`. */
 async function drop(c: ConnectionDTO): Promise<void> {
@@ -115,31 +104,14 @@ async function setMode(value: "queue" | "fail") {
 }
 
 beforeAll(async () => {
-  t = await createTestApp({ CHANNEL_DEFAULT: "baileys", JOBS_POLL_SECONDS: "0.5" });
-  tenant = await buildTenant(t.app);
-  await t.ctx.database.db.update(plans).set({ connections: 0 }).where(eq(plans.id, tenant.company.planId!));
-  t.ctx.channels.registerProvider(
-    new BaileysProvider({
-      db: t.ctx.database.db,
-      logger: pino({ level: "silent" }),
-      reconnectBaseMs: 20,
-      reconnectMaxMs: 80,
-      ffmpegPath: "/nonexistent/ffmpeg",
-      overrides: {
-        makeWASocket: ((config: Record<string, unknown>) => {
-          const s = new ScriptedSocket(config);
-          sockets.push(s);
-          return s;
-        }) as unknown as BaileysLib["makeWASocket"],
-      },
-    }),
-  );
+  world = await startScriptedBaileysApp({ Socket: ScriptedSocket, env: { JOBS_POLL_SECONDS: "0.5" }, namePrefix: "Fila", pollTimeoutMs: 15_000 });
+  ({ t, tenant, sockets } = world);
 });
 beforeEach(() => {
-  sockets = [];
+  sockets.length = 0;
 });
 afterEach(async () => {
-  for (const id of t.ctx.channels.localConnectionIds()) await t.ctx.channels.command(tenant.company.id, id, "stop");
+  await world.stopSessions();
   await setMode("queue");
 });
 afterAll(() => t.close());
