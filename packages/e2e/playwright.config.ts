@@ -58,6 +58,9 @@ export default defineConfig({
       SIGNUP_RATE_LIMIT: "1000",
       CLOUD_API_BASE_URL: `http://127.0.0.1:${CLOUD_API_PORT}`,
       CLOUD_API_VERSION: "v23.0",
+      // connection-alerts.spec.ts points the company's alert e-mails at an SMTP receiver on 127.0.0.1: the
+      // server refuses private and loopback SMTP hosts (like webhook targets) unless this is set.
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
     },
   },
 });
