@@ -245,6 +245,13 @@ export const simulatorStateDto = z.object({
   connection: z.object({ id: z.number(), name: z.string(), status: z.enum(CONNECTION_STATUSES), qrcode: z.string() }),
   /** Whether the session runs in the process that answered (traffic can only be injected there). */
   live: z.boolean(),
+  /**
+   * Whether the number is linked (a pairing is stored): while it is not CONNECTED, customer messages are then held
+   * and delivered as a late batch on reconnect (issue 21); unlinked, they are refused.
+   */
+  paired: z.boolean().optional(),
+  /** Customer messages held for the next CONNECTED. */
+  queued: z.number().optional(),
   phones: z.array(simulatorPhoneDto),
 });
 export type SimulatorStateDTO = z.infer<typeof simulatorStateDto>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { idField } from "./common";
+import { CONNECTION_STATUSES } from "../constants";
 import { simulatorMessageDto, simulatorPhoneField } from "./connections";
 
 // ─── Simulator groups (issue 21): a subject, several participants, messages from any of them ─────
@@ -36,5 +37,16 @@ export const simulatorGroupDto = z.object({
 });
 export type SimulatorGroupDTO = z.infer<typeof simulatorGroupDto>;
 
-/** The simulated connection drops ("lost": WhatsApp's connection lost) or comes back ("back"), issue 21. */
-export const simulatorConnectionBody = z.object({ state: z.enum(["lost", "back"]) });
+/**
+ * The simulated connection drops ("lost": WhatsApp's connection lost, TIMEOUT), comes back ("back"), or is taken
+ * over by another WhatsApp Web session ("replaced": DISCONNECTED, pairing kept), issue 21. `replay` (with "back"):
+ * the previous late batch of customer messages is delivered again too, as WhatsApp redelivers.
+ */
+export const simulatorConnectionBody = z.object({ state: z.enum(["lost", "back", "replaced"]), replay: z.boolean().optional() });
+
+export const simulatorConnectionAnswer = z.object({
+  status: z.enum(CONNECTION_STATUSES),
+  /** With "back": the customer messages delivered in the late batch (held ones, plus the replayed ones). */
+  delivered: z.number().optional(),
+});
+export type SimulatorConnectionAnswer = z.infer<typeof simulatorConnectionAnswer>;

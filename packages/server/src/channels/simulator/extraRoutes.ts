@@ -4,7 +4,9 @@
  * - groups (item 2): create a group with a subject and participants, rename it, write in it as one of them; the
  *   company's answers to the group land in its log;
  * - the connection drops and comes back (item 4): "lost" is WhatsApp's connection lost (TIMEOUT, sends refused),
- *   "back" is CONNECTED again, so what was queued meanwhile is delivered.
+ *   "back" is CONNECTED again, so what was queued meanwhile is delivered — the company's replies, and the
+ *   customers' messages held on the phones as one late batch (`replay`: the previous batch again too);
+ *   "replaced" is another WhatsApp Web session taking the number (DISCONNECTED, pairing kept).
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
 import {
@@ -15,6 +17,8 @@ import {
   simulatorGroupParams,
   simulatorGroupRenameBody,
   simulatorKeyQuery,
+  type ConnectionStatus,
+  type SimulatorConnectionAnswer,
   type SimulatorGroupDTO,
   type SimulatorGroupMessageDTO,
   type SimulatorMessageDTO,
@@ -53,13 +57,19 @@ export function registerSimulatorExtraRoutes(app: App, h: SimulatorRouteHelpers)
         /* not running here: below */
       }
       if (!session) throw new AppError("ERR_WAPP_NOT_INITIALIZED", 400);
-      const done = request.body.state === "lost" ? await session.dropConnection() : await session.restoreConnection();
-      if (!done) throw new AppError("ERR_WAPP_NOT_INITIALIZED", 400);
+      const { state, replay } = request.body;
+      let delivered: number | undefined;
+      if (state === "back") {
+        const count = await session.restoreConnection(replay ?? false);
+        if (count === null) throw new AppError("ERR_WAPP_NOT_INITIALIZED", 400);
+        delivered = count;
+      } else if (!(state === "lost" ? await session.dropConnection() : await session.replaceConnection()))
+        throw new AppError("ERR_WAPP_NOT_INITIALIZED", 400);
       const [current] = await app.ctx.database.db
         .select({ status: connections.status })
         .from(connections)
         .where(and(eq(connections.companyId, row.companyId), eq(connections.id, row.id)));
-      return { status: current!.status };
+      return { status: current!.status as ConnectionStatus, ...(delivered !== undefined && { delivered }) } satisfies SimulatorConnectionAnswer;
     },
   );
   const presentGroupMessage = (m: SimGroupMessage): SimulatorGroupMessageDTO => ({ ...h.presentMessage(m), ...(m.from && { from: m.from }) });

@@ -202,6 +202,13 @@ class PhoneBook {
   readonly phones = new Map<string, SimPhone>();
   /** Simulated WhatsApp groups by group id (issue 21): the company number and these phones are members. */
   readonly groups = new Map<string, SimGroup>();
+  /**
+   * Customer messages written while the connection was down (issue 21), oldest first: WhatsApp keeps them for the
+   * linked device and hands them over as one late batch (Baileys' `messages.upsert` type "append") on reconnect.
+   */
+  readonly held: { phone: SimPhone; message: SimMessage; inbound: InboundMessage }[] = [];
+  /** The last late batch delivered, for a redelivery (WhatsApp sends a batch again when its receipt was lost). */
+  lastBatch: InboundMessage[] = [];
 
   get(number: string, name?: string): SimPhone {
     let phone = this.phones.get(number);
@@ -250,6 +257,34 @@ export class SimulatorProvider implements ChannelProvider {
     this.books.delete(connectionId);
   }
 
+  /** Whether the connection's number is linked (a pairing is stored), whether or not a session runs. */
+  async isPaired(companyId: number, connectionId: number): Promise<boolean> {
+    const [row] = await this.db
+      .select({ creds: connectionAuth.creds })
+      .from(connectionAuth)
+      .where(and(eq(connectionAuth.connectionId, connectionId), eq(connectionAuth.companyId, companyId)))
+      .limit(1);
+    return (row?.creds as { paired?: boolean } | null)?.paired === true;
+  }
+
+  /**
+   * A customer writes while the (paired) connection is down (issue 21): the message waits on the phone, `queued`,
+   * and reaches the company's number in the late batch of the next CONNECTED (`SimulatorSession.deliverHeld`).
+   * The caller checks the pairing; a full waiting list refuses (NOT_CONNECTED).
+   */
+  hold(companyId: number, connectionId: number, number: string, input: CustomerMessage, name?: string): SimMessage {
+    if (!simulatorNumberIsValid(number, this.options.invalidSuffix)) throw new SimulatorError("ERR_WAPP_INVALID_CONTACT");
+    const book = this.phoneBook(connectionId);
+    if (book.held.length >= MAX_HELD_MESSAGES) throw new ChannelError("NOT_CONNECTED", "too many messages waiting");
+    const phone = book.get(number, name);
+    const { message, inbound } = customerMessage(phone, input);
+    message.queued = true;
+    book.push(phone, message);
+    book.held.push({ phone, message, inbound });
+    this.options.onPhoneChange?.(companyId, connectionId, phone.number);
+    return message;
+  }
+
   createSession(options: ChannelSessionOptions): SimulatorSession {
     return new SimulatorSession(this, this.db, options, this.phoneBook(options.connectionId));
   }
@@ -290,6 +325,7 @@ export class SimulatorSession implements ChannelSession {
     if (await this.isPaired()) {
       this.state = "connected";
       await this.options.emit({ type: "status", status: "CONNECTED", account: this.accountNumber, retries: 0 });
+      await this.deliverHeld();
       return;
     }
     this.pairingCode = `balcao-sim:${this.options.connectionId}:${randomBytes(12).toString("base64url")}`;
@@ -326,6 +362,24 @@ export class SimulatorSession implements ChannelSession {
       .onConflictDoUpdate({ target: connectionAuth.connectionId, set: { creds: { paired: true }, updatedAt: new Date() } });
     this.state = "connected";
     await this.options.emit({ type: "status", status: "CONNECTED", account: this.accountNumber, retries: 0 });
+    await this.deliverHeld();
+  }
+
+  /**
+   * What reached the number while it was away, as WhatsApp hands it over on reconnect (Baileys: one
+   * `messages.upsert` of type "append"): each held message once, in the order written, with its own time.
+   * `replay`: a batch delivered before, sent again first (the pipeline stores a provider id once).
+   * Returns how many messages were emitted.
+   */
+  private async deliverHeld(replay: InboundMessage[] = []): Promise<number> {
+    const batch = this.book.held.splice(0);
+    for (const held of batch) delete held.message.queued;
+    if (batch.length) this.book.lastBatch = batch.map((h) => h.inbound);
+    const late = [...replay, ...batch.map((h) => h.inbound)];
+    // Emitted in order (the channel manager keeps each chat's order), handled before this returns.
+    await Promise.all(late.map((message) => this.options.emit({ type: "message", message })));
+    for (const number of new Set(batch.map((h) => h.phone.number))) this.changed(number);
+    return late.length;
   }
 
   async disconnect(): Promise<void> {
@@ -343,13 +397,8 @@ export class SimulatorSession implements ChannelSession {
       .where(and(eq(connectionAuth.connectionId, this.options.connectionId), eq(connectionAuth.companyId, this.options.companyId)));
   }
 
-  private async isPaired(): Promise<boolean> {
-    const [row] = await this.db
-      .select({ creds: connectionAuth.creds })
-      .from(connectionAuth)
-      .where(and(eq(connectionAuth.connectionId, this.options.connectionId), eq(connectionAuth.companyId, this.options.companyId)))
-      .limit(1);
-    return (row?.creds as { paired?: boolean } | null)?.paired === true;
+  private isPaired(): Promise<boolean> {
+    return this.provider.isPaired(this.options.companyId, this.options.connectionId);
   }
 
   private assertConnected(): void {
@@ -578,11 +627,29 @@ export class SimulatorSession implements ChannelSession {
     return true;
   }
 
-  /** The dropped connection is back: CONNECTED again (what waited for it is delivered). */
-  async restoreConnection(): Promise<boolean> {
-    if (this.state !== "opening" || !(await this.isPaired())) return false;
+  /**
+   * The dropped connection is back: CONNECTED again; what waited for it is delivered (the company's queued
+   * replies by the send queue, the customers' held messages here as a late batch). `replay`: the previous late
+   * batch is delivered again too, as WhatsApp does when it did not get the receipt. Null when not dropped;
+   * else how many late messages were emitted.
+   */
+  async restoreConnection(replay = false): Promise<number | null> {
+    if (this.state !== "opening" || !(await this.isPaired())) return null;
     this.state = "connected";
     await this.options.emit({ type: "status", status: "CONNECTED", account: this.accountNumber, retries: 0 });
+    return this.deliverHeld(replay ? this.book.lastBatch : []);
+  }
+
+  /**
+   * Another WhatsApp Web session took the number over (Baileys: close 440 "replaced"): DISCONNECTED with the
+   * pairing kept; nobody restarts it until an admin starts the connection again (POST /whatsappsession/:id).
+   */
+  async replaceConnection(): Promise<boolean> {
+    if (this.state !== "connected" && this.state !== "opening") return false;
+    this.state = "closed";
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    await this.options.emit({ type: "status", status: "DISCONNECTED", reason: "replaced" });
     return true;
   }
 

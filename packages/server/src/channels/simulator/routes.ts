@@ -127,6 +127,16 @@ export function registerSimulatorRoutes(app: App): void {
     return row;
   };
 
+  /** The connection's session in this process, in whatever state, or null. */
+  const localSession = (row: ConnectionRow): SimulatorSession | null => {
+    try {
+      const session = ctx.channels.session(row.companyId, row.id);
+      return session instanceof SimulatorSession ? session : null;
+    } catch {
+      return null;
+    }
+  };
+
   /** The live session, which only exists in the process that owns the connection. */
   const live = (row: ConnectionRow): SimulatorSession => {
     try {
@@ -219,6 +229,8 @@ export function registerSimulatorRoutes(app: App): void {
       return {
         connection: { id: row.id, name: row.name, status: row.status as ConnectionStatus, qrcode: showCode ? row.qrcode : "" },
         live: ctx.channels.isLocal(row.id),
+        paired: await provider().isPaired(row.companyId, row.id),
+        queued: provider().phoneBook(row.id).held.length,
         phones: phones(row),
       };
     },
@@ -314,8 +326,18 @@ export function registerSimulatorRoutes(app: App): void {
         "data" in body || body.type === "image" || body.type === "video" || body.type === "document" || body.type === "audio"
           ? ({ ...body, data: "data" in body && body.data ? Buffer.from(body.data, "base64") : undefined } as CustomerMessage)
           : (body as CustomerMessage);
-      const message = await guard(() => live(row).customerSend(request.params.number, input, body.name));
-      return reply.status(201).send(presentMessage(message));
+      const number = request.params.number;
+      // Connected here: delivered now (201). Linked but down — dropped, taken over, or run by no process — it
+      // waits on the phone for the next CONNECTED (202, `queued`; issue 21). Not linked: refused.
+      const paired = localSession(row)?.status === "connected" || (await provider().isPaired(row.companyId, row.id));
+      const session = localSession(row);
+      if (session?.status === "connected") {
+        const message = await guard(() => session.customerSend(number, input, body.name));
+        return reply.status(201).send(presentMessage(message));
+      }
+      if (!paired || session?.status === "qrcode") throw new AppError("ERR_WAPP_NOT_INITIALIZED", 400);
+      const held = await guard(async () => provider().hold(row.companyId, row.id, number, input, body.name));
+      return reply.status(202).send(presentMessage(held));
     },
   );
 
