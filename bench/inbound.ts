@@ -33,6 +33,8 @@ const RATES = (process.env.BENCH_RATES ?? (process.env.BENCH_DATABASE_URL ? "80,
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const OPEN_PHONES = Number(process.env.BENCH_OPEN_PHONES ?? 200);
 const GRACE_S = Number(process.env.BENCH_GRACE ?? 15);
+/** Prints the statements the whole process sent over the closed loop, the most frequent first (0 = off). */
+const STATEMENTS_TOP = Number(process.env.BENCH_STATEMENTS_TOP ?? 0);
 
 interface Tenant {
   companyId: number;
@@ -97,10 +99,15 @@ const ms = (from: bigint, to: bigint) => Number(to - from) / 1e6;
 
 /** Statements sent by every pg client of this process, and those sent inside `counted.run(…)`. */
 const counted = new AsyncLocalStorage<true>();
-const statements = { all: 0, inside: 0 };
+const statements = { all: 0, inside: 0, texts: null as Map<string, number> | null };
 const clientQuery = pg.Client.prototype.query;
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   statements.all++;
+  if (statements.texts) {
+    const first = args[0] as string | { text?: string };
+    const text = (typeof first === "string" ? first : (first?.text ?? "?")).replace(/\s+/g, " ").slice(0, 160);
+    statements.texts.set(text, (statements.texts.get(text) ?? 0) + 1);
+  }
   if (counted.getStore()) statements.inside++;
   return (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof clientQuery;
@@ -228,6 +235,7 @@ export async function inboundBench(): Promise<void> {
   };
   const started = process.hrtime.bigint();
   const allBefore = statements.all;
+  if (STATEMENTS_TOP > 0) statements.texts = new Map();
   let next = 0;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -237,6 +245,8 @@ export async function inboundBench(): Promise<void> {
   await Promise.race([allReceived, new Promise((_, reject) => setTimeout(() => reject(new Error(`only ${received}/${MESSAGES} arrived`)), 120_000))]);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const allPerMessage = (statements.all - allBefore) / MESSAGES;
+  const texts = statements.texts;
+  statements.texts = null;
   closed.socket.close();
   const closedP99 = percentile(latencies, 99);
 
@@ -276,6 +286,9 @@ export async function inboundBench(): Promise<void> {
     `statements per message: pipeline alone ${pipelinePerMessage.toFixed(1)} (${PHONES} phones: mostly a known contact's open ticket); ` +
       `whole process over the closed loop ${allPerMessage.toFixed(1)} (HTTP, pipeline, outbox delivery, bot)`,
   );
+  if (texts)
+    for (const [text, n] of [...texts].sort((a, b) => b[1] - a[1]).slice(0, STATEMENTS_TOP))
+      console.log(`  ${(n / MESSAGES).toFixed(2).padStart(6)} per message  ${text}`);
 
   if (RATES.length > 0)
     console.log(

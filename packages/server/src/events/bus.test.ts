@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../db/client";
 import { createTestApp, type TestApp } from "../test/testApp";
 import { Notifications } from "../db/notifications";
-import { EventBus, type DeliveredEvent, type DomainEvent } from "./bus";
+import { EventBus, type DeliveredEvent, type DomainEvent, type WrittenEvents } from "./bus";
 
 declare module "./bus" {
   interface DomainEvents {
@@ -194,6 +194,47 @@ describe("outbox", () => {
       expect(seen.indexOf("1:1")).toBeLessThan(seen.indexOf("0:0"));
     } finally {
       await bus.stop();
+    }
+  });
+
+  it("watchers hear events written in their process at once, and every process hears their commit (none of a rollback)", async () => {
+    const writer = newBus(t.ctx.database, 50);
+    const listener = newBus(other, 50);
+    await writer.start();
+    await listener.start();
+    const mine: string[] = [];
+    const heard: string[] = [];
+    // Only this test's events (other buses of the test app may write on the same channel meanwhile).
+    const into =
+      (list: string[]) =>
+      ({ phase, events }: WrittenEvents) => {
+        if (events?.some((e) => e.type === "test.happened" && e.companyId > 40 && e.companyId < 44))
+          list.push(`${phase}:${events.map((e) => `${e.companyId}/${e.type}`).join(",")}`);
+      };
+    const stops = [writer.watch(into(mine)), listener.watch(into(heard))];
+    try {
+      await t.ctx.database.db
+        .transaction(async (tx) => {
+          await writer.record(tx, { ...happened("w", 1), companyId: 41 });
+          throw new Error("rollback");
+        })
+        .catch(() => undefined);
+      await t.ctx.database.db.transaction(async (tx) => {
+        await writer.record(
+          tx,
+          { ...happened("w", 2), companyId: 42 },
+          { ...happened("w", 3), companyId: 42 },
+          { ...happened("w", 4), companyId: 43 },
+        );
+      });
+      // Written: each event as it is; committed: each (company, type) once, from the NOTIFY payload.
+      expect(mine.slice(0, 2)).toEqual(["written:41/test.happened", "written:42/test.happened,42/test.happened,43/test.happened"]);
+      await poll(() => heard).toEqual(["committed:42/test.happened,43/test.happened"]);
+      await poll(() => mine.filter((m) => m.startsWith("committed:"))).toEqual(["committed:42/test.happened,43/test.happened"]);
+    } finally {
+      for (const stop of stops) stop();
+      await writer.stop();
+      await listener.stop();
     }
   });
 });

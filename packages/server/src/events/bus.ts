@@ -38,6 +38,16 @@ export type DeliveredEvent = DomainEvent & { eventId: string };
 
 export type DomainEventHandler = (event: DeliveredEvent) => void | Promise<void>;
 
+/**
+ * What a watcher (`EventBus.watch`) hears: the company and type of events as they are written in this
+ * process ("written": before their transaction commits, or at once for `publish`, which follows a committed
+ * change), then as their commit is heard by this process, whichever process wrote them ("committed", from
+ * the NOTIFY payload). `null` = anything may have changed (a payload too long to list, or the LISTEN
+ * connection was re-made and notifications may have been missed).
+ */
+export type WrittenEvents = { phase: "written" | "committed"; events: { companyId: number; type: string }[] | null };
+export type EventWatcher = (written: WrittenEvents) => void;
+
 export interface SubscribeOptions {
   /** Events with the same key are handled in order; different keys concurrently. Default: all in order. */
   key?: (event: DomainEvent) => string | number | undefined;
@@ -64,6 +74,8 @@ interface EventRow {
 }
 
 const CHANNEL = "balcao_outbox";
+/** NOTIFY payloads are limited to 8000 bytes; a longer list of (company, type) is sent as "*" (anything). */
+const MAX_PAYLOAD = 7_000;
 
 /**
  * The oldest transaction id that may still write events: the oldest id among this database's other running
@@ -96,6 +108,7 @@ export class EventBus {
   private started = false;
   private stopped = false;
   private readonly attempts = new Map<string, number>();
+  private readonly watchers = new Set<EventWatcher>();
 
   constructor(
     private readonly database: Database,
@@ -107,19 +120,44 @@ export class EventBus {
   /** Writes events in the transaction that makes the change; they are delivered after it commits. */
   async record(tx: DbOrTx, ...events: DomainEvent[]): Promise<void> {
     if (events.length === 0) return;
+    this.tellWatchers("written", events);
     await tx.insert(outboxEvents).values(events.map(toRow));
-    // NOTIFY is transactional: other processes hear it only if and when this transaction commits.
-    await this.notifications.notify(tx, CHANNEL);
+    // NOTIFY is transactional: other processes hear it only if and when this transaction commits. Its payload
+    // names the companies and types (each once), so every process's watchers (read caches) hear of the change.
+    await this.notifications.notify(tx, CHANNEL, notifyPayload(events));
   }
 
   /** Writes events on their own (code without a transaction) and starts delivering them. In call order. */
   publish(...events: DomainEvent[]): void {
     if (events.length === 0) return;
+    // The change they tell of is committed already: this process's watchers hear of it before the caller
+    // answers (the outbox write below runs later).
+    this.tellWatchers("written", events);
     const write = this.writes.then(async () => {
       await this.record(this.database.db, ...events);
       this.kick();
     });
     this.writes = write.catch((err) => this.log.error({ err, types: events.map((e) => e.type) }, "outbox: could not write events"));
+  }
+
+  /**
+   * Calls `watcher` with the company and type of every event written in this process, and of every event
+   * whose commit this process hears (any process's, through LISTEN/NOTIFY; once started). For read caches:
+   * no query, no cursor, every process hears every commit. Returns a function that stops watching.
+   */
+  watch(watcher: EventWatcher): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
+  }
+
+  private tellWatchers(phase: WrittenEvents["phase"], events: { companyId: number; type: string }[] | null): void {
+    for (const watcher of this.watchers) {
+      try {
+        watcher({ phase, events });
+      } catch (err) {
+        this.log.error({ err }, "outbox: event watcher failed");
+      }
+    }
   }
 
   /** Subscribes a consumer group; returns a function that unsubscribes it (in this process). */
@@ -139,7 +177,17 @@ export class EventBus {
     if (this.started) return;
     this.started = true;
     // Whatever was committed while the connection was down is delivered once it is back.
-    this.unlisten = [this.notifications.on(CHANNEL, () => this.kick()), this.notifications.onReconnect(() => this.kick())];
+    this.unlisten = [
+      this.notifications.on(CHANNEL, (payload) => {
+        this.tellWatchers("committed", parsePayload(payload));
+        this.kick();
+      }),
+      this.notifications.onReconnect(() => {
+        // Notifications sent while the connection was down are gone: watchers must assume anything changed.
+        this.tellWatchers("committed", null);
+        this.kick();
+      }),
+    ];
     await this.notifications.start();
     this.pollTimer = setInterval(() => this.kick(), this.options.pollMs);
     this.pollTimer.unref();
@@ -323,6 +371,25 @@ export class EventBus {
     const cursor = await rows(this.database.db, sql`select 1 from outbox_cursors where consumer = ${group}`);
     return cursor.length === 0;
   }
+}
+
+/** "companyId:type" of each distinct pair, comma-separated; "*" when too long. */
+function notifyPayload(events: DomainEvent[]): string {
+  const payload = [...new Set(events.map((e) => `${e.companyId}:${e.type}`))].join(",");
+  return payload.length > MAX_PAYLOAD ? "*" : payload;
+}
+
+/** The pairs of a payload; null (anything) for "*" or a payload of another writer (e.g. an older process: ""). */
+function parsePayload(payload: string): { companyId: number; type: string }[] | null {
+  if (!payload || payload === "*") return null;
+  const out: { companyId: number; type: string }[] = [];
+  for (const pair of payload.split(",")) {
+    const at = pair.indexOf(":");
+    const companyId = Number(pair.slice(0, at));
+    if (at < 1 || !Number.isInteger(companyId)) return null;
+    out.push({ companyId, type: pair.slice(at + 1) });
+  }
+  return out;
 }
 
 function toRow(event: DomainEvent) {

@@ -1,21 +1,21 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
+import { readCache } from "../../cache/readCache";
 import type { AppContext } from "../../context";
 import type { DomainEvents } from "../../events/bus";
-import { attendanceCycles, connectionQueues, messages, queueOptions, queues, tickets } from "../../db/schema";
+import { attendanceCycles, messages, queueOptions, queues, tickets } from "../../db/schema";
 import type { MessagesService } from "../messages/service";
 import { isOpen } from "../openingHours/hours";
 import { loadCompanySchedules } from "../openingHours/routes";
 import { loadQueueOptions } from "../queues/options";
 import { compareOptions } from "../queues/presenter";
-import { queueOrder } from "../queues/service";
 import { cycles } from "../tickets/cycles";
 import type { TicketScope } from "../tickets/policy";
 import { presentTicketById } from "../tickets/presenter";
-import { loadSettings, loadTicketContext, variablesOf, type TicketContext } from "./context";
+import { loadTicketContext, variablesOf, type TicketContext } from "./context";
 import { renderTemplate } from "./templates";
 import { BACK_LINE, INVALID_OPTION_TEXT, KEY_BACK, KEY_MAIN_MENU, line, MAIN_MENU_LINE, MENU_FALLBACK_TEXT, normalizeAnswer } from "./texts";
 
-type QueueRow = typeof queues.$inferSelect;
+type QueueRow = Readonly<typeof queues.$inferSelect>;
 type OptionRow = typeof queueOptions.$inferSelect;
 type TicketRecord = typeof tickets.$inferSelect;
 
@@ -68,19 +68,15 @@ export class Chatbot {
     if (!m || m.mediaType === "call_log") return;
 
     const now = this.now();
-    const { scheduleType = "disabled" } = await loadSettings(this.db, companyId, ["scheduleType"]);
+    // Settings and the connection's queues come from the process's read cache (issue 20), dropped by their events.
+    const cache = readCache(this.ctx);
+    const scheduleType = (await cache.setting(companyId, "scheduleType")) ?? "disabled";
     if (scheduleType === "company" && !isOpen(await loadCompanySchedules(this.db, companyId), now, c.timeZone)) {
       // Closed: no menu; the ticket waits for the next opening, the customer is told once per cycle.
       await this.outOfHoursOnce(c, c.connection?.outOfHoursMessage ?? "", now);
       return;
     }
-    const menuQueues = await this.db
-      .select({ queue: queues })
-      .from(connectionQueues)
-      .innerJoin(queues, eq(queues.id, connectionQueues.queueId))
-      .where(and(eq(connectionQueues.companyId, companyId), eq(connectionQueues.connectionId, t.connectionId)))
-      .orderBy(...queueOrder)
-      .then((rows) => rows.map((r) => r.queue));
+    const menuQueues = await cache.connectionQueues(companyId, t.connectionId);
 
     if (t.queueId !== null) {
       const closed = scheduleType === "queue" && c.queue !== null && !isOpen(c.queue.schedules, now, c.timeZone);
@@ -116,7 +112,7 @@ export class Chatbot {
   // ─── Menus ──────────────────────────────────────────────────────────────────────────────────
 
   /** The connection's greeting and the numbered queues. */
-  private mainMenu(c: TicketContext, menuQueues: QueueRow[]): string {
+  private mainMenu(c: TicketContext, menuQueues: readonly QueueRow[]): string {
     const head = c.connection?.greetingMessage.trim() || MENU_FALLBACK_TEXT;
     return `${head}\n\n${menuQueues.map((q, i) => line(String(i + 1), q.name)).join("\n")}`;
   }
@@ -133,7 +129,7 @@ export class Chatbot {
   // ─── Transitions ────────────────────────────────────────────────────────────────────────────
 
   /** The customer lands in a queue: its option menu, else its greeting; out of hours, the queue's message. */
-  private async enterQueue(c: TicketContext, queue: QueueRow, menuQueues: QueueRow[], scheduleType: string, now: Date): Promise<void> {
+  private async enterQueue(c: TicketContext, queue: QueueRow, menuQueues: readonly QueueRow[], scheduleType: string, now: Date): Promise<void> {
     const tree = new OptionTree(await loadQueueOptions(this.db, c.ticket.companyId, queue.id));
     const roots = tree.children(null);
     const closed = scheduleType === "queue" && !isOpen(queue.schedules, now, c.timeZone);
@@ -147,7 +143,7 @@ export class Chatbot {
   }
 
   /** One answer inside a queue's option tree. */
-  private async answerTree(c: TicketContext, body: string, menuQueues: QueueRow[], now: Date): Promise<void> {
+  private async answerTree(c: TicketContext, body: string, menuQueues: readonly QueueRow[], now: Date): Promise<void> {
     const queue = c.queue;
     if (!queue) return;
     const tree = new OptionTree(await loadQueueOptions(this.db, c.ticket.companyId, queue.id));

@@ -1,7 +1,8 @@
 import { and, eq, ne, sql } from "drizzle-orm";
+import { readCache } from "../../cache/readCache";
 import type { AppContext } from "../../context";
 import { isUniqueViolation, type Tx } from "../../db/client";
-import { companies, messages, settings, tickets } from "../../db/schema";
+import { companies, messages, tickets } from "../../db/schema";
 import type { ChannelEvent, InboundMessage } from "../../channels/types";
 import { resolveInboundContact } from "../contacts/identity";
 import { presentContact } from "../contacts/presenter";
@@ -112,13 +113,9 @@ export class InboundPipeline {
     }
   }
 
-  private async setting(companyId: number, key: string): Promise<string | undefined> {
-    const [row] = await this.db
-      .select({ value: settings.value })
-      .from(settings)
-      .where(and(eq(settings.companyId, companyId), eq(settings.key, key)))
-      .limit(1);
-    return row?.value;
+  /** A company setting, from the process's read cache (issue 20; dropped by `settings.updated`). */
+  private setting(companyId: number, key: string): Promise<string | undefined> {
+    return readCache(this.ctx).setting(companyId, key);
   }
 
   /** The contact's live ticket on this connection, else a new pending one (a new attendance cycle). */

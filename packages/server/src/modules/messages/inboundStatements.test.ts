@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MessageDTO } from "@balcao/shared";
 import type { InboundMessage } from "../../channels/types";
 import { connections, outboxEvents } from "../../db/schema";
+import { automations } from "../chatbot/module";
 import { buildTenant } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/testApp";
 import { pipelines } from "./module";
@@ -87,5 +88,45 @@ describe("inbound pipeline statements", () => {
     const [readBack] = await presentMessagesById(t.ctx.database.db, [id!]);
     expect(sent).toEqual(JSON.parse(JSON.stringify(readBack)));
     expect(sent.quotedMsg).toMatchObject({ body: "primeira", fromMe: false });
+  });
+
+  it("the bot's turn on a known customer's message: 2 statements (4 before the read cache of settings and queues)", async () => {
+    const tenant = await buildTenant(t.app);
+    const [connection] = await t.ctx.database.db
+      .insert(connections)
+      .values({ companyId: tenant.company.id, name: "Contagem do robô", status: "CONNECTED", greetingMessage: "" })
+      .returning();
+    const source = { companyId: tenant.company.id, connectionId: connection!.id };
+    const pipeline = pipelines.get(t.ctx)!;
+    const automation = automations.get(t.ctx)!;
+    await pipeline.receive(source, inbound("primeira"));
+    await automation.idle();
+    const turn = async (body: string) => {
+      const messageId = (await pipeline.receive(source, inbound(body)))!;
+      const [row] = await t.ctx.database.db
+        .select({ ticketId: outboxEvents.payload })
+        .from(outboxEvents)
+        .where(and(eq(outboxEvents.companyId, tenant.company.id), eq(outboxEvents.type, "messages.received")))
+        .orderBy(desc(outboxEvents.id))
+        .limit(1);
+      const ticketId = (row!.ticketId as { ticketId: number }).ticketId;
+      await automation.idle();
+      return statementsOf(() =>
+        automation.bot.onMessage({
+          companyId: source.companyId,
+          messageId,
+          ticketId,
+          ticketCreated: false,
+          connectionId: source.connectionId,
+        }),
+      );
+    };
+    // The ticket with its contact, company clock and connection; the message's body. The company's settings
+    // (scheduleType) and the connection's queues (the menu: none here) come from the process's read cache.
+    // The larger of three turns: a statement queued behind the outbox's rounds for a pool connection runs in
+    // the context of the round that freed it and escapes the count (a pool opens no setup statements, so
+    // nothing is ever counted twice).
+    const counts = [await turn("segunda"), await turn("terceira"), await turn("quarta")];
+    expect(Math.max(...counts)).toBe(2);
   });
 });

@@ -1,0 +1,194 @@
+/**
+ * Issue 20: the read cache of settings and connection queues serves repeated reads without the database and
+ * follows every change made through the HTTP API — on the process that made it at once, and on a second
+ * process on the same database as soon as it hears the change's commit (LISTEN/NOTIFY). No clock: the tests
+ * wait on the cache's invalidation count, never on time.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { and, asc, eq } from "drizzle-orm";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ChannelAddress, InboundMessage } from "../channels/types";
+import type { AppContext } from "../context";
+import { connections, contacts, messages } from "../db/schema";
+import { automations } from "../modules/chatbot/module";
+import { pipelines } from "../modules/messages/module";
+import { buildQueue, buildTenant, type Session } from "../test/factories";
+import { secondProcess, type SecondProcess } from "../test/secondProcess";
+import { createTestApp, type TestApp } from "../test/testApp";
+import { readCache } from "./readCache";
+
+let t: TestApp;
+let second: SecondProcess;
+beforeAll(async () => {
+  t = await createTestApp();
+  second = await secondProcess(t);
+});
+afterAll(async () => {
+  await second.app.close();
+  await second.database.close();
+  await t.close();
+});
+
+let seq = 0;
+const db = () => t.ctx.database.db;
+const call = (app: TestApp["app"], s: Session, method: "GET" | "POST" | "PUT", url: string, payload?: object) =>
+  app.inject({ method, url: `/api${url}`, headers: s.headers, ...(payload ? { payload } : {}) });
+
+const customer = (): ChannelAddress => ({ id: `55119${String(70_000_000 + ++seq * 41).padStart(8, "0")}`, kind: "phone", pushName: "Rita" });
+const group = (): ChannelAddress => ({ id: `1203630${String(++seq).padStart(8, "0")}@g.us`, kind: "group", pushName: "Grupo" });
+const inbound = (chat: ChannelAddress, body: string): InboundMessage => ({
+  providerMessageId: `WA-CACHE-${++seq}-${Date.now()}`,
+  chat,
+  ...(chat.kind === "group" && { participant: { id: "5511900000001", kind: "phone" as const, pushName: "Membro" } }),
+  fromMe: false,
+  kind: "chat",
+  body,
+  timestamp: new Date(),
+});
+
+async function desk() {
+  const tenant = await buildTenant(t.app);
+  const companyId = tenant.company.id;
+  const [connection] = await db()
+    .insert(connections)
+    .values({ companyId, name: `Cache ${++seq}`, isDefault: true, status: "CONNECTED", greetingMessage: "" })
+    .returning();
+  return { ...tenant, connection: connection!, source: { companyId, connectionId: connection!.id } };
+}
+type Desk = Awaited<ReturnType<typeof desk>>;
+
+/** The customer writes through `ctx`'s pipeline; resolves once every process's bot work is done. */
+async function say(ctx: AppContext, d: Desk, chat: ChannelAddress, body: string): Promise<number | null> {
+  const id = await pipelines.get(ctx)!.receive(d.source, inbound(chat, body));
+  await automations.get(t.ctx)!.idle();
+  await automations.get(second.ctx)!.idle();
+  return id;
+}
+
+/** Everything the company sent to the customer, oldest first. */
+async function sent(d: Desk, chat: ChannelAddress): Promise<string[]> {
+  const [c] = await db()
+    .select({ id: contacts.id })
+    .from(contacts)
+    .where(and(eq(contacts.companyId, d.company.id), eq(contacts.number, chat.id)));
+  const rows = await db()
+    .select({ body: messages.body })
+    .from(messages)
+    .where(and(eq(messages.companyId, d.company.id), eq(messages.contactId, c!.id), eq(messages.fromMe, true)))
+    .orderBy(asc(messages.id));
+  return rows.map((r) => r.body);
+}
+
+/** Statements `work` sends through any pg client of this test process. */
+async function statementsOf(work: () => Promise<unknown>): Promise<number> {
+  const inside = new AsyncLocalStorage<true>();
+  let count = 0;
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    if (inside.getStore()) count++;
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  try {
+    await inside.run(true, work);
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+  return count;
+}
+
+describe("read cache of settings and connection queues", () => {
+  it("serves a repeated read without a statement", async () => {
+    const d = await desk();
+    const cache = readCache(t.ctx);
+    expect(await statementsOf(() => cache.setting(d.company.id, "scheduleType"))).toBe(1);
+    expect(await statementsOf(() => cache.setting(d.company.id, "scheduleType"))).toBe(0);
+    expect(await statementsOf(() => cache.connectionQueues(d.company.id, d.connection.id))).toBe(1);
+    expect(await statementsOf(() => cache.connectionQueues(d.company.id, d.connection.id))).toBe(0);
+  });
+
+  it("a setting changed through the HTTP API: the next inbound message follows it", async () => {
+    const d = await desk();
+    // Group messages are ignored by default (CheckMsgIsGroup enabled); the cache now holds the company's settings.
+    expect(await say(t.ctx, d, group(), "ignorada")).toBeNull();
+    expect(await statementsOf(() => readCache(t.ctx).setting(d.company.id, "CheckMsgIsGroup"))).toBe(0);
+    expect((await call(t.app, d.adminSession, "PUT", "/settings/CheckMsgIsGroup", { value: "disabled" })).statusCode).toBe(200);
+    expect(await say(t.ctx, d, group(), "recebida")).not.toBeNull();
+    expect((await call(t.app, d.adminSession, "PUT", "/settings/CheckMsgIsGroup", { value: "enabled" })).statusCode).toBe(200);
+    expect(await say(t.ctx, d, group(), "ignorada de novo")).toBeNull();
+  });
+
+  it("queues edited or attached to the connection through the HTTP API: the bot's next answer follows them", async () => {
+    const d = await desk();
+    const queue = await buildQueue(t.ctx, d.company.id, { name: "Vendas", greetingMessage: "Bem-vindo às vendas.", orderQueue: 0 });
+    // No queues yet: the bot stays silent (the connection has no greeting).
+    const first = customer();
+    await say(t.ctx, d, first, "Oi");
+    expect(await sent(d, first)).toEqual([]);
+
+    // Attached through PUT /whatsapp/:id: a new customer lands in the only queue and gets its greeting.
+    const attached = await call(t.app, d.adminSession, "PUT", `/whatsapp/${d.connection.id}`, { queueIds: [queue.id] });
+    expect(attached.statusCode).toBe(200);
+    const ana = customer();
+    await say(t.ctx, d, ana, "Oi");
+    expect(await sent(d, ana)).toEqual(["Bem-vindo às vendas."]);
+
+    // The queue's greeting edited through PUT /queue/:id.
+    const edited = await call(t.app, d.adminSession, "PUT", `/queue/${queue.id}`, { greetingMessage: "Vendas: em que posso ajudar?" });
+    expect(edited.statusCode).toBe(200);
+    const bia = customer();
+    await say(t.ctx, d, bia, "Oi");
+    expect(await sent(d, bia)).toEqual(["Vendas: em que posso ajudar?"]);
+
+    // A second queue created and attached: the menu now lists both.
+    const created = await call(t.app, d.adminSession, "POST", "/queue", { name: "Suporte", color: "#123456", greetingMessage: "" });
+    expect(created.statusCode).toBe(201);
+    const both = await call(t.app, d.adminSession, "PUT", `/whatsapp/${d.connection.id}`, {
+      queueIds: [queue.id, created.json().id],
+      greetingMessage: "Escolha uma fila:",
+    });
+    expect(both.statusCode, both.body).toBe(200);
+    const caio = customer();
+    await say(t.ctx, d, caio, "Oi");
+    const [menu] = await sent(d, caio);
+    expect(menu).toMatch(/^Escolha uma fila:/);
+    expect(menu).toMatch(/Vendas/);
+    expect(menu).toMatch(/Suporte/);
+  });
+
+  it("two app instances on one database: a change made through one is followed by the other", async () => {
+    const d = await desk();
+    const a = readCache(t.ctx);
+    const queue = await buildQueue(t.ctx, d.company.id, { name: "Financeiro", greetingMessage: "Financeiro, bom dia.", orderQueue: 0 });
+
+    // Process A has the company's settings and the connection's (empty) queue list cached.
+    expect(await say(t.ctx, d, group(), "ignorada")).toBeNull();
+    expect(await a.connectionQueues(d.company.id, d.connection.id)).toEqual([]);
+    expect(await statementsOf(() => a.setting(d.company.id, "CheckMsgIsGroup"))).toBe(0);
+
+    // The setting changed through process B's HTTP API; A follows once it hears the commit.
+    let seen = a.invalidations;
+    expect((await call(second.app, d.adminSession, "PUT", "/settings/CheckMsgIsGroup", { value: "disabled" })).statusCode).toBe(200);
+    await a.invalidated(seen);
+    expect(await say(t.ctx, d, group(), "recebida em A")).not.toBeNull();
+
+    // The connection's queues changed through B: A's cached list follows, and so does the bot (whichever
+    // process runs it).
+    seen = a.invalidations;
+    expect((await call(second.app, d.adminSession, "PUT", `/whatsapp/${d.connection.id}`, { queueIds: [queue.id] })).statusCode).toBe(200);
+    await a.invalidated(seen);
+    expect((await a.connectionQueues(d.company.id, d.connection.id)).map((q) => q.id)).toEqual([queue.id]);
+    const chat = customer();
+    await say(t.ctx, d, chat, "Oi");
+    expect(await sent(d, chat)).toEqual(["Financeiro, bom dia."]);
+
+    // A queue edited through B.
+    seen = a.invalidations;
+    expect((await call(second.app, d.adminSession, "PUT", `/queue/${queue.id}`, { greetingMessage: "Financeiro, boa tarde." })).statusCode).toBe(200);
+    await a.invalidated(seen);
+    expect((await a.connectionQueues(d.company.id, d.connection.id))[0]?.greetingMessage).toBe("Financeiro, boa tarde.");
+    const other = customer();
+    await say(t.ctx, d, other, "Oi");
+    expect(await sent(d, other)).toEqual(["Financeiro, boa tarde."]);
+  });
+});

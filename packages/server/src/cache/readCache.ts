@@ -1,0 +1,201 @@
+/**
+ * Issue 20: what every inbound message used to read again and barely changes — the company's settings and the
+ * queues of a connection (the bot's menu) — kept per process and dropped by the events that tell of a change.
+ *
+ * Invalidation rides on the outbox (events/bus.ts `watch`): an event written in this process drops the
+ * company's entries at once (`publish` follows a committed change, so the caller's next request reads the new
+ * rows), and every process drops them again when it hears the event's commit through LISTEN/NOTIFY — so a
+ * change made on another process behind the same PostgreSQL is followed as soon as its notification arrives.
+ * While a change of this process is written but its commit not yet heard, the company is read around the
+ * cache (its transaction may still be open: a read then would cache the old rows). If the LISTEN connection is
+ * re-made (notifications may have been missed), everything is dropped. Entries also expire after `ttlMs`, a
+ * bound for a change written with no event at all (a direct SQL update, a tool): every writer the app has
+ * of what is cached here emits one (`settings.updated`, `queues.*`, `connections.updated|deleted`).
+ *
+ * A load that raced an invalidation is not kept (per-company generation), and concurrent readers of one entry
+ * share one query.
+ */
+import { and, eq } from "drizzle-orm";
+import type { AppContext } from "../context";
+import { connectionQueues, queues, settings } from "../db/schema";
+import type { WrittenEvents } from "../events/bus";
+import { queueOrder } from "../modules/queues/service";
+
+export type CachedQueue = Readonly<typeof queues.$inferSelect>;
+
+/** Which cached parts an event type drops ("all" for anything about the company itself). */
+function affected(type: string): "settings" | "queues" | "all" | null {
+  if (type === "settings.updated") return "settings";
+  if (type.startsWith("queues.") || type === "connections.updated" || type === "connections.deleted") return "queues";
+  if (type === "companies.updated" || type === "companies.deleted") return "all";
+  return null;
+}
+
+interface CompanyEntry {
+  /** Bumped by every invalidation of the company: a load that started before one is not kept. */
+  generation: number;
+  settings?: { value: Promise<ReadonlyMap<string, string>>; expires: number };
+  queues: Map<number, { value: Promise<readonly CachedQueue[]>; expires: number }>;
+  /** A change of this process written, its commit not yet heard: read around the cache until then. */
+  heldUntil: number;
+}
+
+export interface ReadCacheOptions {
+  ttlMs: number;
+  /** How long a written change holds its company out of the cache if its commit is never heard (a rollback). */
+  holdMs: number;
+}
+
+export class ReadCache {
+  private readonly companies = new Map<number, CompanyEntry>();
+  private readonly stopWatching: () => void;
+  /** Invalidations seen (tests wait on this instead of a clock). */
+  invalidations = 0;
+  private readonly waiters = new Set<() => void>();
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly options: ReadCacheOptions = { ttlMs: 60_000, holdMs: 10_000 },
+    private readonly now: () => number = Date.now,
+  ) {
+    this.stopWatching = ctx.events.watch((written) => this.onWritten(written));
+  }
+
+  stop(): void {
+    this.stopWatching();
+    this.companies.clear();
+  }
+
+  /** The company's settings by key (all rows; keys written without `settings.updated` may lag by `ttlMs`). */
+  settings(companyId: number): Promise<ReadonlyMap<string, string>> {
+    const entry = this.entry(companyId);
+    const now = this.now();
+    if (entry.heldUntil > now) return this.loadSettings(companyId);
+    if (entry.settings && entry.settings.expires > now) return entry.settings.value;
+    const generation = entry.generation;
+    const value = this.loadSettings(companyId);
+    const slot = { value, expires: now + this.options.ttlMs };
+    entry.settings = slot;
+    this.keepIf(value, () => {
+      if (entry.generation !== generation && entry.settings === slot) entry.settings = undefined;
+    });
+    return value;
+  }
+
+  async setting(companyId: number, key: string): Promise<string | undefined> {
+    return (await this.settings(companyId)).get(key);
+  }
+
+  /** The queues of a connection (its bot menu), in menu order. Rows are shared: never mutate them. */
+  connectionQueues(companyId: number, connectionId: number): Promise<readonly CachedQueue[]> {
+    const entry = this.entry(companyId);
+    const now = this.now();
+    if (entry.heldUntil > now) return this.loadQueues(companyId, connectionId);
+    const cached = entry.queues.get(connectionId);
+    if (cached && cached.expires > now) return cached.value;
+    const generation = entry.generation;
+    const value = this.loadQueues(companyId, connectionId);
+    const slot = { value, expires: now + this.options.ttlMs };
+    entry.queues.set(connectionId, slot);
+    this.keepIf(value, () => {
+      if (entry.generation !== generation && entry.queues.get(connectionId) === slot) entry.queues.delete(connectionId);
+    });
+    return value;
+  }
+
+  /** Resolves at the next invalidation after `seen` (tests: `const seen = cache.invalidations; …; await cache.invalidated(seen)`). */
+  invalidated(seen: number): Promise<void> {
+    if (this.invalidations > seen) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.invalidations <= seen) return;
+        this.waiters.delete(check);
+        resolve();
+      };
+      this.waiters.add(check);
+    });
+  }
+
+  private entry(companyId: number): CompanyEntry {
+    let entry = this.companies.get(companyId);
+    if (!entry) {
+      entry = { generation: 0, queues: new Map(), heldUntil: 0 };
+      this.companies.set(companyId, entry);
+    }
+    return entry;
+  }
+
+  /** A failed load is not kept; one that raced an invalidation is dropped by `check`. */
+  private keepIf(value: Promise<unknown>, check: () => void): void {
+    value.then(check, () => {
+      check();
+      // Forget the failed promise whatever the generation, so the next reader retries.
+      for (const entry of this.companies.values()) {
+        if (entry.settings?.value === value) entry.settings = undefined;
+        for (const [id, slot] of entry.queues) if (slot.value === value) entry.queues.delete(id);
+      }
+    });
+  }
+
+  private async loadSettings(companyId: number): Promise<ReadonlyMap<string, string>> {
+    const rows = await this.ctx.database.db
+      .select({ key: settings.key, value: settings.value })
+      .from(settings)
+      .where(eq(settings.companyId, companyId));
+    return new Map(rows.map((r) => [r.key, r.value]));
+  }
+
+  private async loadQueues(companyId: number, connectionId: number): Promise<readonly CachedQueue[]> {
+    const rows = await this.ctx.database.db
+      .select({ queue: queues })
+      .from(connectionQueues)
+      .innerJoin(queues, eq(queues.id, connectionQueues.queueId))
+      .where(and(eq(connectionQueues.companyId, companyId), eq(connectionQueues.connectionId, connectionId)))
+      .orderBy(...queueOrder);
+    return Object.freeze(rows.map((r) => Object.freeze(r.queue)));
+  }
+
+  private onWritten({ phase, events }: WrittenEvents): void {
+    if (events === null) {
+      for (const entry of this.companies.values()) this.drop(entry, "all", phase);
+      this.bump();
+      return;
+    }
+    let any = false;
+    for (const event of events) {
+      const part = affected(event.type);
+      if (!part) continue;
+      const entry = this.companies.get(event.companyId);
+      // A company never read here has nothing to drop; a written change still holds it out until heard.
+      if (!entry && phase === "committed") continue;
+      this.drop(entry ?? this.entry(event.companyId), part, phase);
+      any = true;
+    }
+    if (any) this.bump();
+  }
+
+  private drop(entry: CompanyEntry, part: "settings" | "queues" | "all", phase: WrittenEvents["phase"]): void {
+    entry.generation++;
+    if (part !== "queues") entry.settings = undefined;
+    if (part !== "settings") entry.queues.clear();
+    // Written here: held out until the commit is heard (or holdMs, for a rollback). Heard: released.
+    entry.heldUntil = phase === "written" ? this.now() + this.options.holdMs : 0;
+  }
+
+  private bump(): void {
+    this.invalidations++;
+    for (const waiter of [...this.waiters]) waiter();
+  }
+}
+
+const caches = new WeakMap<AppContext, ReadCache>();
+
+/** The read cache of an app context (one per process; created on first use). */
+export function readCache(ctx: AppContext): ReadCache {
+  let cache = caches.get(ctx);
+  if (!cache) {
+    cache = new ReadCache(ctx);
+    caches.set(ctx, cache);
+  }
+  return cache;
+}
