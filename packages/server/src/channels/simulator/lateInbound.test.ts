@@ -210,7 +210,10 @@ describe("customer messages while the connection is down are held and delivered 
     // No session runs now: nothing to bring "back" from here.
     expect((await call(a.userSession, "POST", `/simulator/${own.id}/connection`, { state: "back" })).statusCode).toBe(400);
 
-    const res = await call(a.userSession, "POST", url, { type: "text", body: "alguém aí?", name: "Ivo" });
+    // A new phone can be added while it is down.
+    const added = await call(a.userSession, "POST", `/simulator/${own.id}/phones`, { number: PHONE, name: "Ivo" });
+    expect(added.statusCode, added.body).toBe(201);
+    const res = await call(a.userSession, "POST", url, { type: "text", body: "alguém aí?" });
     expect(res.statusCode, res.body).toBe(202);
     const held = res.json() as SimulatorMessageDTO;
     expect(held).toMatchObject({ queued: true, body: "alguém aí?" });
@@ -241,5 +244,6 @@ describe("customer messages while the connection is down are held and delivered 
     const refused = await call(a.userSession, "POST", url, { type: "text", body: "e agora?" });
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toEqual({ error: "ERR_WAPP_NOT_INITIALIZED" });
+    expect((await call(a.userSession, "POST", `/simulator/${own.id}/phones`, { number: "5511955552302" })).statusCode).toBe(400);
   });
 });

@@ -257,6 +257,12 @@ export class SimulatorProvider implements ChannelProvider {
     this.books.delete(connectionId);
   }
 
+  /** Adds a phone to a connection's address book whether or not its session runs (checks the number). */
+  addPhone(connectionId: number, number: string, name?: string): SimPhone {
+    if (!simulatorNumberIsValid(number, this.options.invalidSuffix)) throw new SimulatorError("ERR_WAPP_INVALID_CONTACT");
+    return this.phoneBook(connectionId).get(number, name);
+  }
+
   /** Whether the connection's number is linked (a pairing is stored), whether or not a session runs. */
   async isPaired(companyId: number, connectionId: number): Promise<boolean> {
     const [row] = await this.db

@@ -299,7 +299,14 @@ export function registerSimulatorRoutes(app: App): void {
     async (request, reply) => {
       const row = await access(request, request.params.connectionId);
       if (await onOwner(request, reply, row)) return reply;
-      const phone = await guard(async () => live(row).addPhone(request.body.number, request.body.name));
+      const { number, name } = request.body;
+      const phone = await guard(async () => {
+        const session = localSession(row);
+        if (session?.status === "connected") return session.addPhone(number, name);
+        // A linked connection that is down still takes new phones, so they can write and be held (issue 21).
+        if (session?.status !== "qrcode" && (await provider().isPaired(row.companyId, row.id))) return provider().addPhone(row.id, number, name);
+        return live(row).addPhone(number, name);
+      });
       return reply.status(201).send(presentPhone(phone));
     },
   );
