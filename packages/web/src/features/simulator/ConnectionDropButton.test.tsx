@@ -29,6 +29,26 @@ describe("ConnectionDropButton (issue 21)", () => {
     );
   });
 
+  it("another session takes the number over (issue 21); back, it tells how many customer messages arrived late", async () => {
+    const { calls } = mockFetch({
+      "POST /api/simulator/5/connection": ({ body }) =>
+        jsonResponse(200, (body as { state: string }).state === "back" ? { status: "CONNECTED", delivered: 3 } : { status: "DISCONNECTED" }),
+    });
+    const { unmount } = renderPage(<ConnectionDropButton access={{ connectionId: 5, key: null }} status="CONNECTED" />, {
+      session: fakeSession(admin),
+      path: "/simulator/5",
+    });
+    await userEvent.click(screen.getByRole("button", { name: "Outra sessão assumiu" }));
+    await waitFor(() => expect(calls.find((c) => c.method === "POST")?.body).toEqual({ state: "replaced" }));
+    unmount();
+    renderPage(<ConnectionDropButton access={{ connectionId: 5, key: null }} status="TIMEOUT" />, {
+      session: fakeSession(admin),
+      path: "/simulator/5",
+    });
+    await userEvent.click(screen.getByRole("button", { name: "Reconectar" }));
+    expect(await screen.findByText("Conexão de volta: 3 mensagens entregues.")).toBeInTheDocument();
+  });
+
   it("shows nothing while pairing", () => {
     mockFetch({});
     renderPage(<ConnectionDropButton access={{ connectionId: 5, key: null }} status="qrcode" />, {

@@ -1,4 +1,10 @@
-import { formatPhoneNumber, type SimulatorInboundBody, type SimulatorMessageDTO, type SimulatorPhoneDTO } from "@balcao/shared";
+import {
+  formatPhoneNumber,
+  SIMULATOR_EPHEMERAL_SECONDS,
+  type SimulatorInboundBody,
+  type SimulatorMessageDTO,
+  type SimulatorPhoneDTO,
+} from "@balcao/shared";
 import {
   Box,
   Button,
@@ -22,10 +28,13 @@ import Call from "@mui/icons-material/Call";
 import Close from "@mui/icons-material/Close";
 import ContactPhone from "@mui/icons-material/ContactPhone";
 import ExpandMore from "@mui/icons-material/ExpandMore";
+import LooksOne from "@mui/icons-material/LooksOne";
 import PhoneCallback from "@mui/icons-material/PhoneCallback";
 import Place from "@mui/icons-material/Place";
 import Poll from "@mui/icons-material/Poll";
+import Schedule from "@mui/icons-material/Schedule";
 import Send from "@mui/icons-material/Send";
+import TimerOutlined from "@mui/icons-material/TimerOutlined";
 import { format } from "date-fns";
 import { enqueueSnackbar } from "notistack";
 import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
@@ -51,6 +60,9 @@ import { MAX_FILE_BYTES, mediaKindOf, previewOf, readFileAsBase64, toMessageDTO 
 const MAX_TEXT = 4096;
 /** The quick reactions WhatsApp offers first. */
 const REACTIONS = ["👍", "❤️", "😂", "😮", "😢", "🙏"] as const;
+
+/** A disappearing-messages timer WhatsApp offers (seconds). */
+export type EphemeralSeconds = (typeof SIMULATOR_EPHEMERAL_SECONDS)[number];
 
 interface BubbleProps {
   message: SimulatorMessageDTO;
@@ -132,6 +144,17 @@ const SimulatorBubble = memo(function SimulatorBubble({ message, index, quoted, 
         )}
         {content}
         <Box sx={{ display: "flex", alignItems: "center", justifyContent: "flex-end", gap: 0.5, mt: 0.25 }}>
+          {message.viewOnce && !message.deleted && (
+            <LooksOne fontSize="inherit" color="action" data-testid="simulator-view-once" titleAccess={t("simulator.chat.viewOnce")} />
+          )}
+          {message.ephemeral && !message.deleted && (
+            <TimerOutlined
+              fontSize="inherit"
+              color="action"
+              data-testid="simulator-ephemeral"
+              titleAccess={t("simulator.chat.ephemeralMark", { duration: t(`simulator.durations.${message.ephemeral}`) })}
+            />
+          )}
           {message.edited && !message.deleted && (
             <Typography variant="caption" color="text.secondary" sx={{ fontStyle: "italic" }} data-testid="simulator-edited">
               {t("simulator.chat.edited")}
@@ -140,7 +163,11 @@ const SimulatorBubble = memo(function SimulatorBubble({ message, index, quoted, 
           <Typography variant="caption" color="text.secondary">
             {format(new Date(message.timestamp), "HH:mm")}
           </Typography>
-          {!message.deleted && message.kind !== "call_log" && <AckIcon message={{ ack: message.ack, status: "sent" }} />}
+          {message.queued ? (
+            <Schedule fontSize="inherit" color="action" data-testid="simulator-queued" titleAccess={t("simulator.chat.queued")} />
+          ) : (
+            !message.deleted && message.kind !== "call_log" && <AckIcon message={{ ack: message.ack, status: "sent" }} />
+          )}
         </Box>
         {message.reaction && !message.deleted && (
           <Chip
@@ -163,13 +190,18 @@ interface PhoneChatProps {
   actions: SimulatorActions;
   /** Disabled when the session does not run in the process that answered (traffic cannot be injected). */
   disabled: boolean;
+  /**
+   * The linked connection is down (issue 21): messages can still be written (they wait for the connection), but
+   * calls, reactions, edits, deletions and acks need it.
+   */
+  offline?: boolean;
   onBack?: () => void;
 }
 
 type OpenDialog = "location" | "vcard" | "poll" | null;
 
 /** One customer's chat: their messages and the company's replies (with acks), and everything they can send. */
-export function PhoneChat({ access, phone, actions, disabled, onBack }: PhoneChatProps) {
+export function PhoneChat({ access, phone, actions, disabled, offline = false, onBack }: PhoneChatProps) {
   const { t } = useTranslation();
   const [text, setText] = useState("");
   const [textError, setTextError] = useState<string | null>(null);
@@ -181,6 +213,9 @@ export function PhoneChat({ access, phone, actions, disabled, onBack }: PhoneCha
   const [pending, setPending] = useState<PendingFile | null>(null);
   const [toDelete, setToDelete] = useState<SimulatorMessageDTO | null>(null);
   const [editing, setEditing] = useState<{ message: SimulatorMessageDTO; text: string } | null>(null);
+  /** The chat's disappearing-messages timer, as set on the phone: every message sent carries it. */
+  const [ephemeral, setEphemeral] = useState<EphemeralSeconds | null>(null);
+  const [ephemeralMenu, setEphemeralMenu] = useState<HTMLElement | null>(null);
   const fileRef = useRef<HTMLInputElement | null>(null);
   const inputRef = useRef<HTMLTextAreaElement | null>(null);
   const scrollRef = useRef<HTMLDivElement | null>(null);
@@ -197,7 +232,8 @@ export function PhoneChat({ access, phone, actions, disabled, onBack }: PhoneCha
 
   const send = async (body: SimulatorInboundBody): Promise<boolean> => {
     try {
-      await actions.send.mutateAsync({ number: phone.number, body });
+      const sent = await actions.send.mutateAsync({ number: phone.number, body: { ...body, ...(ephemeral && { ephemeral }) } });
+      if (sent?.queued) enqueueSnackbar(t("simulator.chat.queuedToast"), { variant: "info" });
       return true;
     } catch (err) {
       toastError(err);
@@ -242,7 +278,7 @@ export function PhoneChat({ access, phone, actions, disabled, onBack }: PhoneCha
     setPending({ kind: mediaKindOf(file.type), file });
   };
 
-  const sendAttachment = async ({ caption, voice }: { caption: string; voice: boolean }) => {
+  const sendAttachment = async ({ caption, voice, viewOnce }: { caption: string; voice: boolean; viewOnce: boolean }) => {
     if (!pending) return;
     let media: { data?: string; mimeType?: string; fileName?: string } = {};
     if (pending.file) {
@@ -258,7 +294,11 @@ export function PhoneChat({ access, phone, actions, disabled, onBack }: PhoneCha
       }
     }
     const body: SimulatorInboundBody =
-      pending.kind === "audio" ? { type: "audio", voice, ...media } : { type: pending.kind, ...(caption && { caption }), ...media };
+      pending.kind === "audio"
+        ? { type: "audio", voice, ...media }
+        : pending.kind === "document"
+          ? { type: "document", ...(caption && { caption }), ...media }
+          : { type: pending.kind, ...(caption && { caption }), ...(viewOnce && { viewOnce: true }), ...media };
     if (await send(body)) setPending(null);
   };
 
@@ -337,6 +377,8 @@ export function PhoneChat({ access, phone, actions, disabled, onBack }: PhoneCha
   const menuMessage = menu?.message;
   const playable = menuMessage && (menuMessage.kind === "audio" || menuMessage.kind === "video");
   const busy = disabled || sending;
+  /** What needs the connection itself (not just a phone that writes). */
+  const needsConnection = disabled || offline;
 
   return (
     <Box
@@ -357,13 +399,28 @@ export function PhoneChat({ access, phone, actions, disabled, onBack }: PhoneCha
           <Typography variant="caption" color="text.secondary">
             {formatPhoneNumber(phone.number)}
           </Typography>
+          {ephemeral && (
+            <Typography variant="caption" color="text.secondary" component="p" data-testid="simulator-ephemeral-on">
+              {t("simulator.chat.ephemeralOn", { duration: t(`simulator.durations.${ephemeral}`) })}
+            </Typography>
+          )}
         </Box>
+        <Tooltip title={t("simulator.chat.ephemeral")}>
+          <IconButton
+            aria-label={t("simulator.chat.ephemeral")}
+            aria-haspopup="menu"
+            color={ephemeral ? "primary" : "default"}
+            onClick={(e) => setEphemeralMenu(e.currentTarget)}
+          >
+            <TimerOutlined />
+          </IconButton>
+        </Tooltip>
         <Tooltip title={t("simulator.chat.call")}>
           <span>
             <IconButton
               aria-label={t("simulator.chat.call")}
               aria-haspopup="menu"
-              disabled={disabled || actions.call.isPending}
+              disabled={needsConnection || actions.call.isPending}
               onClick={(e) => setCallMenu(e.currentTarget)}
             >
               {actions.call.isPending ? <CircularProgress size={20} /> : <Call />}
@@ -497,6 +554,22 @@ export function PhoneChat({ access, phone, actions, disabled, onBack }: PhoneCha
           </MenuItem>
         ))}
       </Menu>
+      <Menu anchorEl={ephemeralMenu} open={!!ephemeralMenu} onClose={() => setEphemeralMenu(null)}>
+        {([null, ...SIMULATOR_EPHEMERAL_SECONDS] as const).map((seconds) => (
+          <MenuItem
+            key={seconds ?? "off"}
+            role="menuitemradio"
+            aria-checked={ephemeral === seconds}
+            selected={ephemeral === seconds}
+            onClick={() => {
+              setEphemeral(seconds);
+              setEphemeralMenu(null);
+            }}
+          >
+            {seconds ? t(`simulator.durations.${seconds}`) : t("simulator.chat.ephemeralOff")}
+          </MenuItem>
+        ))}
+      </Menu>
       <Menu anchorEl={callMenu} open={!!callMenu} onClose={() => setCallMenu(null)}>
         <MenuItem onClick={() => void call(false)}>{t("simulator.chat.voiceCall")}</MenuItem>
         <MenuItem onClick={() => void call(true)}>{t("simulator.chat.videoCall")}</MenuItem>
@@ -521,7 +594,7 @@ export function PhoneChat({ access, phone, actions, disabled, onBack }: PhoneCha
                 size="small"
                 aria-label={t("simulator.chat.reactWith", { emoji })}
                 aria-pressed={menuMessage.reaction === emoji}
-                disabled={disabled}
+                disabled={needsConnection || !!menuMessage.queued}
                 onClick={() => void react(menuMessage, emoji)}
                 sx={{ fontSize: 18, width: 32, height: 32, bgcolor: menuMessage.reaction === emoji ? "action.selected" : undefined }}
               >
@@ -531,13 +604,13 @@ export function PhoneChat({ access, phone, actions, disabled, onBack }: PhoneCha
           </Box>
         )}
         {menuMessage?.reaction && (
-          <MenuItem disabled={disabled} onClick={() => void react(menuMessage, "")}>
+          <MenuItem disabled={needsConnection} onClick={() => void react(menuMessage, "")}>
             {t("simulator.chat.removeReaction")}
           </MenuItem>
         )}
         {menuMessage?.direction === "out" && menuMessage.kind === "chat" && (
           <MenuItem
-            disabled={disabled}
+            disabled={needsConnection || !!menuMessage.queued}
             onClick={() => {
               setEditing({ message: menuMessage, text: menuMessage.body });
               setMenu(null);
@@ -547,17 +620,18 @@ export function PhoneChat({ access, phone, actions, disabled, onBack }: PhoneCha
           </MenuItem>
         )}
         {menuMessage?.direction === "in" && (
-          <MenuItem disabled={menuMessage.ack >= 3} onClick={() => void ack(menuMessage, 3)}>
+          <MenuItem disabled={needsConnection || menuMessage.ack >= 3} onClick={() => void ack(menuMessage, 3)}>
             {t("simulator.chat.markRead")}
           </MenuItem>
         )}
         {menuMessage?.direction === "in" && playable && (
-          <MenuItem disabled={menuMessage.ack >= 4} onClick={() => void ack(menuMessage, 4)}>
+          <MenuItem disabled={needsConnection || menuMessage.ack >= 4} onClick={() => void ack(menuMessage, 4)}>
             {t("simulator.chat.markPlayed")}
           </MenuItem>
         )}
         {menuMessage?.direction === "out" && menuMessage.kind !== "call_log" && (
           <MenuItem
+            disabled={needsConnection || !!menuMessage.queued}
             onClick={() => {
               setToDelete(menuMessage);
               setMenu(null);

@@ -198,15 +198,19 @@ export function AttachmentDialog({
   pending: PendingFile | null;
   busy: boolean;
   onClose: () => void;
-  onSubmit: (values: { caption: string; voice: boolean }) => Promise<void>;
+  onSubmit: (values: { caption: string; voice: boolean; viewOnce: boolean }) => Promise<void>;
 }) {
   const { t } = useTranslation();
   const [caption, setCaption] = useState("");
   const [voice, setVoice] = useState(true);
+  const [viewOnce, setViewOnce] = useState(false);
   const kind = pending?.kind ?? "document";
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    void onSubmit({ caption: caption.trim(), voice }).then(() => setCaption(""));
+    void onSubmit({ caption: caption.trim(), voice, viewOnce: viewOnce && (kind === "image" || kind === "video") }).then(() => {
+      setCaption("");
+      setViewOnce(false);
+    });
   };
   return (
     <Dialog open={!!pending} onClose={onClose} maxWidth="xs" fullWidth aria-labelledby="simulator-attachment-title">
@@ -232,6 +236,12 @@ export function AttachmentDialog({
               multiline
               maxRows={4}
               slotProps={{ htmlInput: { maxLength: 1024 } }}
+            />
+          )}
+          {(kind === "image" || kind === "video") && (
+            <FormControlLabel
+              control={<Checkbox checked={viewOnce} onChange={(e) => setViewOnce(e.target.checked)} />}
+              label={t("simulator.attachment.viewOnce")}
             />
           )}
         </DialogContent>

@@ -223,6 +223,107 @@ describe("SimulatorPage", () => {
     await waitFor(() => expect(calls.find((c) => c.url.endsWith("/ack"))?.body).toEqual({ ack: 4 }));
   });
 
+  it("sends disappearing messages with the chat's timer (issue 21); the phone marks view-once and disappearing ones", async () => {
+    const withMarks = state({
+      phones: [
+        {
+          ...maria,
+          messages: [
+            msg({
+              id: "V1",
+              kind: "image",
+              body: "foto",
+              hasMedia: true,
+              mimeType: "image/png",
+              fileName: "a.png",
+              viewOnce: true,
+              ephemeral: 86_400,
+            }),
+          ],
+        },
+      ],
+    });
+    const { calls } = renderSimulator("/simulator/5", {
+      "GET /api/simulator/5": () => jsonResponse(200, withMarks),
+      "POST /api/simulator/5/phones/5511987654321/messages": () => jsonResponse(201, msg({ id: "C9" })),
+    });
+    const log = await openMaria();
+    const bubble = within(log).getByTestId("simulator-message");
+    expect(within(bubble).getByTestId("simulator-view-once")).toHaveAccessibleName("Visualização única");
+    expect(within(bubble).getByTestId("simulator-ephemeral")).toHaveAccessibleName("Temporária (24 horas)");
+
+    // The chat's timer, set on the phone, goes with every message.
+    await userEvent.click(screen.getByRole("button", { name: "Mensagens temporárias" }));
+    await userEvent.click(await screen.findByRole("menuitemradio", { name: "7 dias" }));
+    expect(screen.getByTestId("simulator-ephemeral-on")).toHaveTextContent("Mensagens temporárias: 7 dias");
+    await userEvent.type(screen.getByRole("textbox", { name: "Mensagem do cliente" }), "Some depois{Enter}");
+    await waitFor(() =>
+      expect(calls.filter((c) => c.method === "POST").at(-1)?.body).toEqual({ type: "text", body: "Some depois", ephemeral: 604_800 }),
+    );
+  });
+
+  it("sends a view-once photo (issue 21): offered for photos and videos, not for documents", async () => {
+    const { calls } = renderSimulator("/simulator/5", {
+      "GET /api/simulator/5": () => jsonResponse(200, state()),
+      "POST /api/simulator/5/phones/5511987654321/messages": () => jsonResponse(201, msg({ id: "C9" })),
+    });
+    await openMaria();
+    await userEvent.click(screen.getByRole("button", { name: "Enviar arquivo" }));
+    await userEvent.click(await screen.findByRole("menuitem", { name: "Documento de exemplo" }));
+    let dialog = await screen.findByRole("dialog");
+    expect(within(dialog).queryByRole("checkbox", { name: /Visualização única/ })).not.toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole("button", { name: "Cancelar" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+
+    await userEvent.click(screen.getByRole("button", { name: "Enviar arquivo" }));
+    await userEvent.click(await screen.findByRole("menuitem", { name: "Imagem de exemplo" }));
+    dialog = await screen.findByRole("dialog");
+    await userEvent.click(within(dialog).getByRole("checkbox", { name: /Visualização única/ }));
+    await userEvent.click(within(dialog).getByRole("button", { name: "Enviar" }));
+    await waitFor(() => expect(calls.filter((c) => c.method === "POST").at(-1)?.body).toEqual({ type: "image", viewOnce: true }));
+  });
+
+  it("a linked connection that is down still takes the customer's messages, which wait for it (issue 21)", async () => {
+    let current = state({
+      connection: { id: 5, name: "Simulador", status: "TIMEOUT", qrcode: "" },
+      paired: true,
+      queued: 1,
+      phones: [{ ...maria, messages: [msg({ id: "Q1", body: "ainda aí?", queued: true })] }],
+    });
+    const { calls } = renderSimulator("/simulator/5", {
+      "GET /api/simulator/5": () => jsonResponse(200, current),
+      "POST /api/simulator/5/phones/5511987654321/messages": () => {
+        const held = msg({ id: "Q2", body: "alô", queued: true });
+        current = { ...current, queued: 2, phones: [{ ...maria, messages: [...current.phones[0]!.messages, held] }] };
+        return jsonResponse(202, held);
+      },
+    });
+    expect(await screen.findByTestId("simulator-offline")).toHaveTextContent(
+      "A conexão caiu. O que os clientes enviarem agora fica aguardando e chega à empresa, de uma vez, quando ela reconectar. 1 mensagem aguardando.",
+    );
+    expect(screen.queryByRole("img", { name: "QR Code de pareamento" })).not.toBeInTheDocument();
+    const log = await openMaria();
+    expect(within(log).getByTestId("simulator-queued")).toHaveAccessibleName("Aguardando a conexão");
+    // Calls need the connection; writing does not.
+    expect(screen.getByRole("button", { name: "Ligar" })).toBeDisabled();
+    await userEvent.type(screen.getByRole("textbox", { name: "Mensagem do cliente" }), "alô{Enter}");
+    await waitFor(() => expect(calls.filter((c) => c.method === "POST").map((c) => c.body)).toEqual([{ type: "text", body: "alô" }]));
+    expect(
+      await screen.findByText("A conexão está fora do ar: a mensagem ficou aguardando e chega à empresa quando ela reconectar."),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(within(log).getAllByTestId("simulator-queued")).toHaveLength(2));
+    expect(screen.getByTestId("simulator-offline")).toHaveTextContent("2 mensagens aguardando.");
+  });
+
+  it("a DISCONNECTED connection whose number is still linked says an admin starts it again; unlinked it shows the pairing", async () => {
+    renderSimulator("/simulator/5", {
+      "GET /api/simulator/5": () =>
+        jsonResponse(200, state({ connection: { id: 5, name: "Simulador", status: "DISCONNECTED", qrcode: "" }, paired: true })),
+    });
+    expect(await screen.findByTestId("simulator-offline")).toHaveTextContent(/um administrador iniciar a conexão de novo/);
+    expect(await screen.findByRole("form", { name: "Adicionar cliente" })).toBeInTheDocument();
+  });
+
   it("adds a phone and opens its chat; an invalid number shows the server's error", async () => {
     let phones: SimulatorPhoneDTO[] = [];
     renderSimulator("/simulator/5", {

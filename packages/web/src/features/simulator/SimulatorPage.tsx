@@ -110,9 +110,11 @@ function ConnectionSimulator({ access }: { access: SimulatorAccess }) {
       />
     );
 
-  const { connection, live, phones } = state.data;
+  const { connection, live, phones, paired, queued = 0 } = state.data;
   const phone = phones.find((p) => p.number === selected) ?? null;
   const connected = connection.status === "CONNECTED";
+  // Linked but down (lost, taken over, not running): customers still write; it waits for the connection (issue 21).
+  const offline = !connected && !!paired && connection.status !== "qrcode" && connection.status !== "PAIRING";
 
   return (
     <Box sx={{ display: "flex", flexDirection: "column", gap: 1.5, flex: 1, minHeight: 0 }}>
@@ -123,11 +125,17 @@ function ConnectionSimulator({ access }: { access: SimulatorAccess }) {
         <ConnectionStatusChip status={connection.status} />
         {live && <ConnectionDropButton access={access} status={connection.status} />}
       </Box>
-      {!connected ? (
+      {!connected && !offline ? (
         <PairingPanel state={state.data} actions={actions} />
       ) : (
         <>
-          {!live && <Alert severity="warning">{t("simulator.notLive")}</Alert>}
+          {connected && !live && <Alert severity="warning">{t("simulator.notLive")}</Alert>}
+          {offline && (
+            <Alert severity="info" data-testid="simulator-offline">
+              {t(connection.status === "DISCONNECTED" ? "simulator.late.disconnected" : "simulator.late.lost")}
+              {queued > 0 && ` ${t("simulator.late.waiting", { count: queued })}`}
+            </Alert>
+          )}
           <Paper variant="outlined" sx={{ flex: 1, minHeight: 0, display: "flex", overflow: "hidden", maxWidth: 1100, width: "100%", mx: "auto" }}>
             {(wide || !phone) && (
               <Box
@@ -143,7 +151,7 @@ function ConnectionSimulator({ access }: { access: SimulatorAccess }) {
                   minHeight: 0,
                 }}
               >
-                <AddPhoneForm actions={actions} onAdded={setSelected} disabled={!live} />
+                <AddPhoneForm actions={actions} onAdded={setSelected} disabled={connected && !live} />
                 <Divider />
                 <Typography variant="subtitle2" component="h3" sx={{ px: 1.5, pt: 1 }}>
                   {t("simulator.phones.title")}
@@ -151,13 +159,20 @@ function ConnectionSimulator({ access }: { access: SimulatorAccess }) {
                 <Box sx={{ flex: 1, minHeight: 0, overflowY: "auto" }}>
                   <PhoneList phones={phones} selected={selected} onSelect={setSelected} />
                   <Divider />
-                  <GroupsPanel access={access} disabled={!live} />
+                  <GroupsPanel access={access} disabled={!live || offline} />
                 </Box>
               </Box>
             )}
             {phone ? (
               <Box sx={{ flex: 1, minWidth: 0 }}>
-                <PhoneChat access={access} phone={phone} actions={actions} disabled={!live} onBack={wide ? undefined : () => setSelected(null)} />
+                <PhoneChat
+                  access={access}
+                  phone={phone}
+                  actions={actions}
+                  disabled={connected && !live}
+                  offline={offline}
+                  onBack={wide ? undefined : () => setSelected(null)}
+                />
               </Box>
             ) : (
               wide && (
