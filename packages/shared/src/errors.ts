@@ -434,6 +434,12 @@ export const ERRORS = {
     en: "Sending was interrupted (the server restarted). Check the conversation before trying again.",
     es: "El envío se interrumpió (el servidor se reinició). Revise la conversación antes de intentarlo de nuevo.",
   },
+  ERR_SEND_QUEUE_EXPIRED: {
+    status: 400,
+    pt: "Não enviada: a conexão ficou fora do ar por tempo demais. Confira a conversa antes de tentar novamente.",
+    en: "Not sent: the connection was down for too long. Check the conversation before trying again.",
+    es: "No enviado: la conexión estuvo caída demasiado tiempo. Revise la conversación antes de intentarlo de nuevo.",
+  },
   ERR_KANBAN_LANE_CHANGED: {
     status: 409,
     pt: "O cartão já foi movido por outra pessoa. O quadro foi atualizado.",

@@ -53,6 +53,8 @@ const envSchema = z.object({
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
   SEND_RELAY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   PENDING_SEND_STALE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
+  /** A reply queued for its connection this long (minutes; default 24 h) is failed with retry instead of sent late. */
+  SEND_QUEUE_MAX_AGE_MINUTES: z.coerce.number().int().min(1).max(43_200).default(1_440),
   BAILEYS_RECONNECT_BASE_MS: z.coerce.number().int().min(1).default(2_000),
   BAILEYS_RECONNECT_MAX_MS: z.coerce.number().int().min(1).default(300_000),
   FFMPEG_PATH: z.string().default("ffmpeg"),
@@ -131,6 +133,8 @@ export interface Config {
   sendRelayTimeoutMs: number;
   /** A reply still pending this long on a connection this process runs was lost with a dead process: failed, with retry. */
   pendingSendStaleMs: number;
+  /** A reply waiting for its connection longer than this is failed with retry, never sent late (sendQueue.ts). */
+  sendQueueMaxAgeMs: number;
   /** Trusted proxy hops for the client address (request.ip): 0 ignores X-Forwarded-For. */
   trustProxy: number;
   /** Serve /api/docs (API_DOCS; off in production unless asked for). */
@@ -294,6 +298,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     outboxPollMs: e.OUTBOX_POLL_MS,
     sendRelayTimeoutMs: e.SEND_RELAY_TIMEOUT_MS,
     pendingSendStaleMs: e.PENDING_SEND_STALE_MS,
+    sendQueueMaxAgeMs: e.SEND_QUEUE_MAX_AGE_MINUTES * 60_000,
     logLevel: e.LOG_LEVEL ?? (e.NODE_ENV === "test" ? "silent" : "info"),
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : path.join(REPO_ROOT, "packages/web/dist"),
     channels: {

@@ -18,6 +18,8 @@ const CROSS_TENANT: Record<string, string> = {
   "ScheduleSender.sweep": "the minute sweep of scheduled messages finds late rows of every company, then handles each in its company",
   "IdempotencyStore.purge": "the hourly purge deletes expired send-API idempotency keys of every company",
   cloudApiWebhookTarget: "Meta calls a Cloud API connection's webhook URL by connection id before any company is known",
+  "SendQueue.expireAll":
+    "the minute expiry of replies queued for their connection finds too-old rows of every company, then fails each in its company",
   "CampaignDispatcher.sweep": "the minute sweep of campaigns finds late and orphaned campaigns of every company, then handles each in its company",
   metricsOutboxBacklog: "the /metrics scrape counts the outbox events not yet handled, over every company (counts only)",
   metricsConnectionsByStatus: "the /metrics scrape counts the connections by channel and status, over every company (counts only)",

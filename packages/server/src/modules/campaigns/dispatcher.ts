@@ -42,7 +42,7 @@ import { campaignSettingsFromRows, renderCampaignMessage, type CampaignSettings,
 import type { AppContext } from "../../context";
 import type { Tx } from "../../db/client";
 import { campaignSettings, campaignShippings, campaigns, connectionLeases, connections, mediaFiles, messages, tickets } from "../../db/schema";
-import type { DeliveryFailure } from "../messages/service";
+import { DELIVERY_FAILURE_CODES, deliveryOutcome, type DeliveryFailure } from "../messages/service";
 import { resolveInboundContact } from "../contacts/identity";
 import { previewOf } from "../messages/labels";
 import { presentMessagesById } from "../messages/presenter";
@@ -144,15 +144,6 @@ export function variantFor(texts: readonly string[], position: number): string {
   if (variants.length === 0) return "";
   return variants[(Math.max(position, 1) - 1) % variants.length]!;
 }
-
-const FAILURE_CODES: Record<DeliveryFailure, ErrorCode> = {
-  NOT_CONNECTED: "ERR_WAPP_NOT_INITIALIZED",
-  INVALID_NUMBER: "ERR_WAPP_INVALID_CONTACT",
-  SEND_FAILED: "ERR_SENDING_WAPP_MSG",
-  DELETE_FAILED: "ERR_SENDING_WAPP_MSG",
-  UNSUPPORTED: "ERR_SENDING_WAPP_MSG",
-  OUTSIDE_WINDOW: "ERR_OUTSIDE_WHATSAPP_WINDOW",
-};
 
 export interface Work {
   companyId: number;
@@ -365,9 +356,9 @@ export class CampaignDispatcher {
         return this.enqueueTick(companyId, campaignId, new Date(Date.now() + this.options.confirmationRecheckMs));
       }
       await this.options.faults?.afterClaim?.(claimed);
-      const { message, failure } = await this.ctx.services.messages.deliverStored(companyId, claimed.messageId);
+      const delivered = deliveryOutcome(await this.ctx.services.messages.deliverStored(companyId, claimed.messageId));
       await this.options.faults?.afterSend?.(claimed);
-      await this.settle(c, claimed, settings, message.status === "failed" ? (failure ?? "SEND_FAILED") : null);
+      await this.settle(c, claimed, settings, delivered.state === "failed" ? delivered.failure : null);
     }
     // Stopping (process shutdown): let another process carry on without waiting for the lease to lapse.
     if (!this.dead) await this.enqueueTick(companyId, campaignId).catch(() => undefined);
@@ -610,13 +601,13 @@ export class CampaignDispatcher {
           .update(campaignShippings)
           .set({
             lockedUntil: sql`now() + (${this.options.sendLockMs}::int * interval '1 millisecond')`,
-            lastError: FAILURE_CODES.NOT_CONNECTED,
+            lastError: DELIVERY_FAILURE_CODES.NOT_CONNECTED,
             updatedAt: new Date(),
           })
           .where(and(eq(campaignShippings.companyId, c.companyId), eq(campaignShippings.id, row.id)));
         return;
       }
-      await this.fail(tx, c, row, FAILURE_CODES[failure]);
+      await this.fail(tx, c, row, DELIVERY_FAILURE_CODES[failure]);
     });
   }
 

@@ -12,18 +12,26 @@
  * connection is back (it is queued and the job is asked to run). Once: the job marks a message "sending"
  * before it hands it over; a run that finds a "sending" message left by a run that died mid-send marks it
  * failed (retry) instead of sending it again — WhatsApp may already have it, as with stale sends.
+ * Expiry: a reply still waiting SEND_QUEUE_MAX_AGE_MINUTES (default 24 h) after it was written is failed with
+ * retry and the reason ERR_SEND_QUEUE_EXPIRED instead of reaching the customer days later out of context — by
+ * the run that finds it at the head of the queue, and by a minute job (`messages.sendQueueExpiry`, one process)
+ * for connections that stay down or that no process runs. The attendant decides whether it still makes sense.
+ * A relay to the connection's owner that gets no answer queues the message the same way (sendRelay.ts).
  * Campaign and scheduled messages keep their own recovery (campaigns/dispatcher.ts, schedules/sender.ts).
  */
 import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
-import type { MessageDTO } from "@balcao/shared";
+import type { ErrorCode, MessageDTO } from "@balcao/shared";
 import type { AppContext } from "../../context";
 import { connections, messages, settings, tickets } from "../../db/schema";
 import type { StatusChange } from "../../channels/manager";
 import { presentMessagesById } from "./presenter";
-import type { MessagesService } from "./service";
+import { deliveryOutcome, type MessagesService } from "./service";
 
 export const SEND_WHILE_DISCONNECTED_SETTING = "sendWhileDisconnected";
 export const SEND_QUEUE_JOB = "messages.sendQueued";
+export const SEND_QUEUE_EXPIRY_JOB = "messages.sendQueueExpiry";
+/** The failure reason of a queued reply that waited too long (an error-catalogue code: the bubble translates it). */
+export const SEND_QUEUE_EXPIRED = "ERR_SEND_QUEUE_EXPIRED" satisfies ErrorCode;
 export const sendQueueKey = (connectionId: number) => `send-queue:${connectionId}`;
 
 export interface SendQueuePayload {
@@ -41,6 +49,9 @@ const SWEEP_MS = 60_000;
 
 /** Messages of a run, at most: a longer queue continues in the next run. */
 const BATCH = 200;
+
+/** Expired replies failed per expiry run, at most (the next minute takes the rest). */
+const EXPIRY_BATCH = 500;
 
 /** The company's choice for sends while a connection is down: "queue" unless set to "fail". */
 export async function sendWhileDisconnected(ctx: AppContext, companyId: number): Promise<"queue" | "fail"> {
@@ -62,7 +73,15 @@ function waits(m: { fromMe: boolean; idempotencyKey: string | null; connectionId
 const queuedFlag = sql`(${messages.dataJson}->>'queued')`;
 
 export class SendQueue {
+  /** The queue's clock for expiry (tests set it; the rows' created_at are the database's). */
+  clock: () => Date = () => new Date();
+
   constructor(private readonly ctx: AppContext) {}
+
+  /** Replies written before this have waited too long. */
+  private expiredBefore(): Date {
+    return new Date(this.clock().getTime() - this.ctx.config.sendQueueMaxAgeMs);
+  }
 
   private get db() {
     return this.ctx.database.db;
@@ -170,7 +189,7 @@ export class SendQueue {
   async flush(service: MessagesService, { companyId, connectionId }: SendQueuePayload): Promise<void> {
     for (let i = 0; i < BATCH; i++) {
       const [head] = await this.db
-        .select({ id: messages.id, ticketId: messages.ticketId, dataJson: messages.dataJson })
+        .select({ id: messages.id, dataJson: messages.dataJson, createdAt: messages.createdAt })
         .from(messages)
         .where(
           and(
@@ -186,16 +205,12 @@ export class SendQueue {
       const data = (head.dataJson ?? {}) as QueuedData;
       if (data.queued === "sending") {
         // A run died while handing this one over: WhatsApp may have it. Failed, with retry; never twice.
-        const [failed] = await this.db
-          .update(messages)
-          .set({ status: "failed", dataJson: sql`${messages.dataJson} - 'queued'`, updatedAt: new Date() })
-          .where(and(eq(messages.companyId, companyId), eq(messages.id, head.id), eq(messages.status, "pending"), sql`${queuedFlag} = 'sending'`))
-          .returning({ id: messages.id });
-        if (failed) {
-          const [dto] = await presentMessagesById(this.db, [head.id]);
-          await this.publish(companyId, head.ticketId, dto!);
+        if (await service.failPending(companyId, head.id, { queued: "sending" }))
           this.ctx.log.warn({ companyId, connectionId, messageId: head.id }, "queued send interrupted: marked failed");
-        }
+        continue;
+      }
+      if (head.createdAt < this.expiredBefore()) {
+        await this.expire(service, companyId, head.id);
         continue;
       }
       const [claimed] = await this.db
@@ -204,16 +219,39 @@ export class SendQueue {
         .where(and(eq(messages.companyId, companyId), eq(messages.id, head.id), eq(messages.status, "pending"), sql`${queuedFlag} = 'waiting'`))
         .returning({ id: messages.id });
       if (!claimed) continue;
-      const { message } = await service.deliverStored(companyId, head.id, data.voice ?? false);
-      // Still pending: the connection went down again (the send put it back to "waiting"); the next
-      // CONNECTED asks for another run.
-      if (message.status === "pending") return;
+      const result = await service.deliverStored(companyId, head.id, data.voice ?? false);
+      // Still pending: the connection went down again or its owner did not answer (the send put it back to
+      // "waiting"); the next CONNECTED, or the run the queueing asked for, carries on.
+      if (deliveryOutcome(result).state === "pending") return;
       await this.db
         .update(messages)
         .set({ dataJson: sql`${messages.dataJson} - 'queued' - 'voice'` })
         .where(and(eq(messages.companyId, companyId), eq(messages.id, head.id)));
     }
     await this.request(companyId, connectionId);
+  }
+
+  /** A reply that waited too long: failed with retry and the reason, unless a run has just claimed it. */
+  private async expire(service: MessagesService, companyId: number, messageId: number): Promise<boolean> {
+    const failed = await service.failPending(companyId, messageId, { reason: SEND_QUEUE_EXPIRED, queued: "waiting" });
+    if (failed) this.ctx.log.warn({ companyId, messageId }, "queued reply waited too long: marked failed");
+    return !!failed;
+  }
+
+  /**
+   * The minute job (one process): replies of every company still waiting past the limit, whether or not a
+   * process runs their connection, are failed with retry. Returns how many.
+   */
+  async expireAll(service: MessagesService): Promise<number> {
+    const expired = await this.db
+      .select({ id: messages.id, companyId: messages.companyId })
+      .from(messages)
+      .where(and(sql`${queuedFlag} = 'waiting'`, eq(messages.status, "pending"), lt(messages.createdAt, this.expiredBefore())))
+      .orderBy(asc(messages.id))
+      .limit(EXPIRY_BATCH);
+    let n = 0;
+    for (const m of expired) if (await this.expire(service, m.companyId, m.id)) n++;
+    return n;
   }
 
   /** On the owner: every connection of this process that is CONNECTED with queued messages gets a run. */
@@ -246,6 +284,7 @@ export function sendQueueOf(ctx: AppContext): SendQueue {
 export function startSendQueue(ctx: AppContext, service: MessagesService): () => void {
   const queue = sendQueueOf(ctx);
   ctx.jobs.register<SendQueuePayload>(SEND_QUEUE_JOB, (job) => queue.flush(service, job.payload), { retryLimit: 5 });
+  ctx.jobs.every(SEND_QUEUE_EXPIRY_JOB, "* * * * *", async () => void (await queue.expireAll(service)));
   const stopStatus = ctx.channels.onStatus(async (change: StatusChange) => {
     if (change.status !== "CONNECTED" || change.previous === "CONNECTED") return;
     if (await queue.hasQueued(change.companyId, change.connectionId)) await queue.request(change.companyId, change.connectionId);

@@ -6,13 +6,16 @@
  * own request and answers on `balcao_sent` (with the channel error code when the provider refused), and the
  * receiving process then answers the HTTP call with the same result and errors the owner would have given.
  *
- * Sends: the message is already stored as pending; no answer in time (the owner died mid-request) leaves it
- * failed, with retry, never half-sent twice: the owner only sends a message still pending.
+ * Sends: the message is already stored as pending; no answer in time (the owner died, or is too busy to
+ * answer) queues it when the company's `sendWhileDisconnected` is "queue" (it stays pending and the send queue
+ * delivers it through the owner that answers next, sendQueue.ts), else leaves it failed, with retry
+ * (messages/service.ts). Never twice: the owner only sends a message still pending and not queued by a
+ * requester that gave up on it, and one process never hands the same message over twice at once (`inFlight`).
  * Deletions: no answer in time is the provider's refusal (ERR_DELETE_WAPP_MSG), nothing is marked deleted.
  * Read receipts: a courtesy; the caller does not fail when the owner does not answer.
  */
 import { randomBytes } from "node:crypto";
-import { and, eq, gt, ne } from "drizzle-orm";
+import { and, eq, gt, ne, sql } from "drizzle-orm";
 import type { AppContext } from "../../context";
 import { connectionLeases, messages } from "../../db/schema";
 import { ChannelError } from "../../channels/types";
@@ -71,6 +74,9 @@ export class SendRelay {
 
   private seq = 0;
 
+  /** Messages this process is handing to WhatsApp right now (messages/service.ts deliverHere). */
+  readonly inFlight = new Set<number>();
+
   constructor(private readonly ctx: AppContext) {
     this.timeoutMs = ctx.config.sendRelayTimeoutMs;
   }
@@ -92,17 +98,13 @@ export class SendRelay {
     return !!lease;
   }
 
-  /** Asks the owner to deliver a pending message; resolves when it has (or the wait gave up: then failed). */
+  /**
+   * Asks the owner to deliver a pending message; resolves when it has, or "timeout" when the wait gave up (the
+   * caller then queues or fails the message, messages/service.ts).
+   */
   async request(request: Omit<Extract<RelayRequest, { kind: "send" }>, "kind">): Promise<"delivered" | "timeout"> {
     const outcome = await this.ask({ kind: "send", ...request });
-    if (outcome === "timeout") {
-      await this.ctx.database.db
-        .update(messages)
-        .set({ status: "failed", updatedAt: new Date() })
-        .where(and(eq(messages.companyId, request.companyId), eq(messages.id, request.messageId), eq(messages.status, "pending")));
-      return "timeout";
-    }
-    return "delivered";
+    return outcome === "timeout" ? "timeout" : "delivered";
   }
 
   /**
@@ -186,11 +188,12 @@ export class SendRelay {
       const { companyId } = request;
       if (request.kind === "send") {
         const [m] = await this.ctx.database.db
-          .select({ status: messages.status })
+          .select({ status: messages.status, queued: sql<string | null>`${messages.dataJson}->>'queued'` })
           .from(messages)
           .where(and(eq(messages.companyId, companyId), eq(messages.id, request.messageId)));
-        // A repeated request, or one the requester gave up on: never send twice.
-        if (m?.status === "pending") await deliverHere(companyId, request.messageId, request.voice);
+        // A repeated request, or one the requester gave up on (failed, or queued: the send queue delivers it
+        // in its turn): never send twice.
+        if (m?.status === "pending" && m.queued !== "waiting") await deliverHere(companyId, request.messageId, request.voice);
       } else await this.doHere(request);
     } catch (err) {
       error = err instanceof ChannelError ? err.code : "SEND_FAILED";

@@ -1,5 +1,5 @@
 import { and, desc, eq, or, sql } from "drizzle-orm";
-import { MESSAGES_PAGE_SIZE, type MessageDTO, type MessageListResponse, type TicketDTO } from "@balcao/shared";
+import { MESSAGES_PAGE_SIZE, type ErrorCode, type MessageDTO, type MessageListResponse, type TicketDTO } from "@balcao/shared";
 import type { AppContext } from "../../context";
 import { isUniqueViolation, type Tx } from "../../db/client";
 import { messages, tickets } from "../../db/schema";
@@ -41,6 +41,31 @@ export interface SendInput {
 
 /** Why a delivery failed: the provider's refusal, or OUTSIDE_WINDOW (Cloud API, 24 h window / Graph 131047). */
 export type DeliveryFailure = ChannelError["code"] | "OUTSIDE_WINDOW";
+
+/** The error-catalogue code each delivery failure is recorded as by the domains that send (schedules, campaigns). */
+export const DELIVERY_FAILURE_CODES: Record<DeliveryFailure, ErrorCode> = {
+  NOT_CONNECTED: "ERR_WAPP_NOT_INITIALIZED",
+  INVALID_NUMBER: "ERR_WAPP_INVALID_CONTACT",
+  SEND_FAILED: "ERR_SENDING_WAPP_MSG",
+  DELETE_FAILED: "ERR_SENDING_WAPP_MSG",
+  UNSUPPORTED: "ERR_SENDING_WAPP_MSG",
+  OUTSIDE_WINDOW: "ERR_OUTSIDE_WHATSAPP_WINDOW",
+};
+
+/** A delivery's result as the senders book it: sent, still pending (waiting for its connection), or failed. */
+export type DeliveryOutcome = { state: "sent" } | { state: "pending" } | { state: "failed"; failure: DeliveryFailure; code: ErrorCode };
+
+/**
+ * The one reading of `deliverStored`'s result shared by the send queue, scheduled messages and campaigns: a
+ * failed message's cause (SEND_FAILED when the provider gave none) and its catalogue code.
+ */
+export function deliveryOutcome(result: { message: MessageDTO; failure: DeliveryFailure | null }): DeliveryOutcome {
+  if (result.message.status === "failed") {
+    const failure = result.failure ?? "SEND_FAILED";
+    return { state: "failed", failure, code: DELIVERY_FAILURE_CODES[failure] };
+  }
+  return result.message.status === "pending" ? { state: "pending" } : { state: "sent" };
+}
 
 type TicketRecord = typeof tickets.$inferSelect;
 const scopeOf = (t: TicketRecord): TicketScope => ({ userId: t.userId, queueId: t.queueId, status: t.status });
@@ -273,22 +298,80 @@ export class MessagesService {
     if (held) return { message: held, failure: null };
     if (connectionId !== null && (await this.relay.ownedElsewhere(connectionId))) {
       const outcome = await this.relay.request({ companyId, messageId, connectionId, voice });
+      if (outcome === "timeout") {
+        // The owner did not answer (dead, or too busy): with "queue" the message waits for it like a reply
+        // to a connection that is down (sendQueue.ts); otherwise it fails, with retry. Either only while still
+        // pending: an owner that answered late has recorded its own outcome.
+        const held = await sendQueueOf(this.ctx).holdIfQueued(companyId, messageId, voice);
+        if (held) return { message: held, failure: null };
+        const failed = await this.failPending(companyId, messageId);
+        if (failed) return { message: failed, failure: "NOT_CONNECTED" };
+      }
       const [dto] = await presentMessagesById(this.db, [messageId]);
-      const failure =
-        outcome === "timeout"
-          ? "NOT_CONNECTED"
-          : dto!.status !== "failed"
-            ? null
-            : dto!.failureReason?.startsWith("(#131047)")
-              ? "OUTSIDE_WINDOW"
-              : "SEND_FAILED";
+      const failure = dto!.status !== "failed" ? null : dto!.failureReason?.startsWith("(#131047)") ? "OUTSIDE_WINDOW" : "SEND_FAILED";
       return { message: dto!, failure };
     }
     return this.deliverHere(companyId, messageId, voice);
   }
 
-  /** Delivers through this process's own session of the connection (or fails NOT_CONNECTED). */
+  /**
+   * Marks a message still pending as failed (the bubble's retry), with `reason` as its failure reason when
+   * given, drops the send queue's markers and tells the ticket's sockets. `queued` narrows it to a queue state.
+   * Returns the message, or null when it was no longer pending (someone else settled it).
+   */
+  async failPending(
+    companyId: number,
+    messageId: number,
+    options: { reason?: string; queued?: "waiting" | "sending" } = {},
+  ): Promise<MessageDTO | null> {
+    const [row] = await this.db
+      .update(messages)
+      .set({
+        status: "failed",
+        dataJson: options.reason
+          ? sql`(coalesce(${messages.dataJson}, '{}'::jsonb) - 'queued' - 'voice') || ${JSON.stringify({ failure: options.reason })}::jsonb`
+          : sql`${messages.dataJson} - 'queued' - 'voice' - 'failure'`,
+        updatedAt: new Date(),
+      })
+      .where(
+        and(
+          eq(messages.companyId, companyId),
+          eq(messages.id, messageId),
+          eq(messages.status, "pending"),
+          ...(options.queued ? [sql`(${messages.dataJson}->>'queued') = ${options.queued}`] : []),
+        ),
+      )
+      .returning({ ticketId: messages.ticketId });
+    if (!row) return null;
+    const [dto] = await presentMessagesById(this.db, [messageId]);
+    const [t] = await this.db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.companyId, companyId), eq(tickets.id, row.ticketId)));
+    if (t) this.ctx.events.publish({ type: "messages.updated", companyId, message: dto!, scope: scopeOf(t) });
+    return dto!;
+  }
+
+  /**
+   * Delivers through this process's own session of the connection (or fails NOT_CONNECTED). A message this
+   * process is handing over already (a relayed request and a queue run for the same reply) is not sent again:
+   * the call answers it as it stands (pending) and the first send records the outcome.
+   */
   async deliverHere(companyId: number, messageId: number, voice = false): Promise<{ message: MessageDTO; failure: DeliveryFailure | null }> {
+    const inFlight = this.relay.inFlight;
+    if (inFlight.has(messageId)) {
+      const [dto] = await presentMessagesById(this.db, [messageId]);
+      return { message: dto!, failure: null };
+    }
+    inFlight.add(messageId);
+    try {
+      return await this.sendHere(companyId, messageId, voice);
+    } finally {
+      inFlight.delete(messageId);
+    }
+  }
+
+  private async sendHere(companyId: number, messageId: number, voice: boolean): Promise<{ message: MessageDTO; failure: DeliveryFailure | null }> {
     const [row] = await this.db
       .select()
       .from(messages)
@@ -353,10 +436,12 @@ export class MessagesService {
       .update(messages)
       .set({
         status: outcome.status,
-        // A failure states its own reason, or none (never an earlier attempt's).
-        ...(outcome.reason
-          ? { dataJson: sql`coalesce(${messages.dataJson}, '{}'::jsonb) || ${JSON.stringify({ failure: outcome.reason })}::jsonb` }
-          : outcome.status === "failed" && { dataJson: sql`${messages.dataJson} - 'failure'` }),
+        // A failure states its own reason, or none (never an earlier attempt's). Settled: no longer queued.
+        dataJson: outcome.reason
+          ? sql`(coalesce(${messages.dataJson}, '{}'::jsonb) - 'queued' - 'voice') || ${JSON.stringify({ failure: outcome.reason })}::jsonb`
+          : outcome.status === "failed"
+            ? sql`${messages.dataJson} - 'queued' - 'voice' - 'failure'`
+            : sql`${messages.dataJson} - 'queued' - 'voice'`,
         providerMessageId: outcome.providerMessageId,
         // The provider may already have acked (fast simulator); never move an ack backwards.
         ack: outcome.status === "sent" ? sql`greatest(${messages.ack}, 1)` : messages.ack,

@@ -17,7 +17,8 @@ export async function sweepStaleSends(ctx: AppContext): Promise<number> {
   const db = ctx.database.db;
   const stale = await db
     .update(messages)
-    .set({ status: "failed", updatedAt: new Date() })
+    // Settled: a queue run's claim ("sending") left by the dead process goes with it (sendQueue.ts).
+    .set({ status: "failed", dataJson: sql`${messages.dataJson} - 'queued' - 'voice'`, updatedAt: new Date() })
     .where(
       and(
         sql`${messages.companyId} in (select ${connections.companyId} from ${connections} where ${inArray(connections.id, local)})`,

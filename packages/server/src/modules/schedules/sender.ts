@@ -27,7 +27,7 @@ import { renderTemplate } from "../chatbot/templates";
 import { loadTicketContext, variablesOf } from "../chatbot/context";
 import { previewOf } from "../messages/labels";
 import { presentMessagesById } from "../messages/presenter";
-import { MessagesService, type DeliveryFailure } from "../messages/service";
+import { deliveryOutcome, MessagesService } from "../messages/service";
 import { openOrReuseTicket } from "../tickets/outbound";
 import { presentTicketById } from "../tickets/presenter";
 import { presentScheduleById } from "./presenter";
@@ -50,15 +50,6 @@ export interface ScheduleJobPayload {
 }
 
 type ScheduleRow = typeof scheduledMessages.$inferSelect;
-
-const FAILURE_CODES: Record<DeliveryFailure, ErrorCode> = {
-  NOT_CONNECTED: "ERR_WAPP_NOT_INITIALIZED",
-  INVALID_NUMBER: "ERR_WAPP_INVALID_CONTACT",
-  SEND_FAILED: "ERR_SENDING_WAPP_MSG",
-  DELETE_FAILED: "ERR_SENDING_WAPP_MSG",
-  UNSUPPORTED: "ERR_SENDING_WAPP_MSG",
-  OUTSIDE_WINDOW: "ERR_OUTSIDE_WHATSAPP_WINDOW",
-};
 
 export class ScheduleSender {
   private readonly messages: MessagesService;
@@ -264,9 +255,9 @@ export class ScheduleSender {
       return { messageId: message!.id, attempt };
     });
     if (!prepared) return;
-    const { message, failure } = await this.messages.deliverStored(companyId, prepared.messageId);
+    const delivered = deliveryOutcome(await this.messages.deliverStored(companyId, prepared.messageId));
     await this.db.transaction(async (tx) => {
-      const outcome = message.status === "failed" ? { error: FAILURE_CODES[failure ?? "SEND_FAILED"] } : { sentAt: new Date() };
+      const outcome = delivered.state === "failed" ? { error: delivered.code } : { sentAt: new Date() };
       await this.settle(tx, scheduleId, companyId, outcome, { status: "AGENDADA", attempt: prepared.attempt });
     });
   }

@@ -91,7 +91,14 @@ export const Bubble = memo(function Bubble({ message, readOnly, onMenu, onRetry,
             <Typography variant="caption" color="error">
               {t("messages.failed")}
               {message.failureReason &&
-                ` — ${message.failureReason.startsWith("(#131047)") ? t("messages.templates.failedWindow") : message.failureReason}`}
+                ` — ${
+                  message.failureReason.startsWith("(#131047)")
+                    ? t("messages.templates.failedWindow")
+                    : // The server's own reasons are error-catalogue codes (e.g. a queued reply that waited too long).
+                      message.failureReason.startsWith("ERR_")
+                      ? t(`backendErrors.${message.failureReason}`, { defaultValue: message.failureReason })
+                      : message.failureReason
+                }`}
             </Typography>
             <Button size="small" color="error" startIcon={<Replay fontSize="small" />} onClick={() => onRetry(message)}>
               {t("messages.retry")}
