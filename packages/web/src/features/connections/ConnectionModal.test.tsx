@@ -126,10 +126,16 @@ describe("ConnectionModal", () => {
     expect(calls.some((c) => c.method === "POST")).toBe(false);
     expect(within(dialog).getByText("A URL aparece depois de salvar a conexão.")).toBeInTheDocument();
 
-    await userEvent.type(within(dialog).getByLabelText(/ID do número de telefone/), "1065550001");
-    await userEvent.type(within(dialog).getByLabelText(/Token de acesso/), "EAAG-secret");
-    await userEvent.type(within(dialog).getByLabelText(/Chave secreta do app/), "app-secret");
-    await userEvent.type(within(dialog).getByLabelText(/Token de verificação do webhook/), "verify-token-1");
+    // Pasted, as a user does with credentials copied from Meta's console: typing them key by key re-renders the
+    // whole form ~40 times, which took over 30 s on a loaded CI machine.
+    const paste = async (field: HTMLElement, text: string) => {
+      await userEvent.click(field);
+      await userEvent.paste(text);
+    };
+    await paste(within(dialog).getByLabelText(/ID do número de telefone/), "1065550001");
+    await paste(within(dialog).getByLabelText(/Token de acesso/), "EAAG-secret");
+    await paste(within(dialog).getByLabelText(/Chave secreta do app/), "app-secret");
+    await paste(within(dialog).getByLabelText(/Token de verificação do webhook/), "verify-token-1");
     expect(within(dialog).getByLabelText(/Token de acesso/)).toHaveAttribute("type", "password");
     await userEvent.click(within(dialog).getByRole("button", { name: "Adicionar" }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
