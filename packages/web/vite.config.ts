@@ -39,6 +39,12 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: false,
     rolldownOptions: {
+      treeshake: {
+        // @balcao/shared is one barrel (src/index.ts) of constants, the error catalogue and every zod schema of the
+        // app, built at module level: declared free of side effects, a page gets only the modules it uses, and the
+        // entry no longer carries every schema (issue 20). Other modules keep the default (package.json).
+        moduleSideEffects: (id) => (/[\\/]packages[\\/]shared[\\/]src[\\/]/.test(id) ? false : undefined),
+      },
       output: {
         // React stays one long-lived chunk: app releases do not invalidate it. Everything else is split by what
         // imports it (issue 20): a page downloads the MUI components, the libraries and the locale texts it uses,

@@ -1,8 +1,11 @@
 import { useEffect, useState } from "react";
-import { CommandPalette } from "./CommandPalette";
+import { lazyWhenOpened } from "../../components/lazyWhenOpened";
 import { ShortcutsHelp } from "./ShortcutsHelp";
 import { runInboxAction } from "./inboxActions";
 import { isPaletteKey, isTyping, SHORTCUT_KEYS } from "./shortcuts";
+
+// Downloaded on the first Ctrl/⌘+K (issue 20): it carries the phone formatting of the search results.
+const CommandPalette = lazyWhenOpened(() => import("./CommandPalette").then((module) => module.CommandPalette));
 
 /**
  * Keyboard-first layer of the logged-in layout (issue 16): Ctrl/⌘+K opens the command palette everywhere;

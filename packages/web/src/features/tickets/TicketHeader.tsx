@@ -26,14 +26,17 @@ import { ConfirmationDialog } from "../../components/ConfirmationDialog";
 import { toastError } from "../../components/toastError";
 import { useSession } from "../auth/SessionProvider";
 import { openTranscript } from "../dashboard/api";
-import { ScheduleModal } from "../schedules/ScheduleModal";
 import { syncTicketTags, useDeleteTicket, useTagOptions } from "./api";
 import { patchTicketsCache } from "./ticketsCache";
-import { TransferTicketModal } from "./TransferTicketModal";
 import { useTicketTransitions } from "./useTicketTransitions";
-import { ShareTicketDialog } from "../chats/ShareTicketDialog";
 import { readableTextOn } from "../../app/contrast";
 import { useInboxActions } from "../keyboard/inboxActions";
+import { lazyWhenOpened } from "../../components/lazyWhenOpened";
+
+// The ticket's dialogs download when first opened (issue 20), not with the conversation.
+const TransferTicketModal = lazyWhenOpened(() => import("./TransferTicketModal").then((module) => module.TransferTicketModal));
+const ShareTicketDialog = lazyWhenOpened(() => import("../chats/ShareTicketDialog").then((module) => module.ShareTicketDialog));
+const ScheduleModal = lazyWhenOpened(() => import("../schedules/ScheduleModal").then((module) => module.ScheduleModal));
 
 /** Tag editor of the ticket header (POST /tags/sync). */
 export function TagsEditor({ ticket }: { ticket: TicketDTO }) {

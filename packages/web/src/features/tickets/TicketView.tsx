@@ -12,9 +12,12 @@ import { errorText } from "../../components/toastError";
 import { MessageInput } from "../messages/MessageInput";
 import { MessagesList } from "../messages/MessagesList";
 import { markTicketRead, useTicket } from "./api";
-import { ContactDrawer } from "./ContactDrawer";
 import { TicketHeader } from "./TicketHeader";
 import { TicketPresence } from "./presence";
+import { lazyWhenOpened } from "../../components/lazyWhenOpened";
+
+// Downloaded when first opened (issue 20): the contact form carries the phone metadata.
+const ContactDrawer = lazyWhenOpened(() => import("./ContactDrawer").then((module) => module.ContactDrawer));
 
 /** Zeroes the unread counter when the ticket is opened and when messages arrive while it is on screen. */
 function useMarkRead(ticket: TicketDTO | undefined) {

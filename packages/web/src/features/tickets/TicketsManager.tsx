@@ -28,10 +28,13 @@ import { SearchField } from "../../components/SearchField";
 import { useDebouncedValue } from "../../hooks/useDebouncedValue";
 import { useSession } from "../auth/SessionProvider";
 import { useQueueChoices, useTagOptions, useTicketsList, useUserOptions } from "./api";
-import { NewTicketModal } from "./NewTicketModal";
 import { countLabel } from "./ticketsCache";
 import { TicketsList } from "./TicketsList";
 import { readableTextOn } from "../../app/contrast";
+import { lazyWhenOpened } from "../../components/lazyWhenOpened";
+
+// Downloaded when first opened (issue 20): its contact search carries Autocomplete and the phone formatting.
+const NewTicketModal = lazyWhenOpened(() => import("./NewTicketModal").then((module) => module.NewTicketModal));
 
 type MainTab = "open" | "closed" | "search";
 type OpenTab = "open" | "pending";
