@@ -155,6 +155,9 @@ describe("ConnectionModal", () => {
     });
     const { calls, onClose } = renderModal(conn, { "PUT /api/whatsapp/5": () => jsonResponse(200, conn) });
     const dialog = await screen.findByRole("dialog", { name: "Editar WhatsApp" });
+    // The name field takes the focus when the dialog opens (autoFocus); on a loaded machine that can happen after
+    // typing elsewhere began, and the rest of the keys then went into the name.
+    await waitFor(() => expect(within(dialog).getByRole("textbox", { name: /Nome/ })).toHaveFocus());
     expect(within(dialog).getByTestId("cloud-api-webhook-url")).toHaveTextContent(`${window.location.origin}/api/cloudapi/5/webhook`);
     expect(within(dialog).getByLabelText(/ID do número de telefone/)).toHaveValue("1065550001");
     expect(within(dialog).getByLabelText(/Chave secreta do app/)).toHaveValue("");
