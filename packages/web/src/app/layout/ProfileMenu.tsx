@@ -3,8 +3,11 @@ import AccountCircle from "@mui/icons-material/AccountCircle";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSession } from "../../features/auth/SessionProvider";
-import { UserModal } from "../../features/users/UserModal";
+import { lazyWhenOpened } from "../../components/lazyWhenOpened";
 import { useLanguageMenuItems } from "./LanguageMenu";
+
+// Downloaded when first opened (issue 20), not with every page of the layout.
+const UserModal = lazyWhenOpened(() => import("../../features/users/UserModal").then((module) => module.UserModal));
 
 /** Profile menu: edit one's own user, the interface language (issue 16), log out. */
 export function ProfileMenu() {

@@ -33,7 +33,7 @@ import { TicketsList } from "./TicketsList";
 import { readableTextOn } from "../../app/contrast";
 import { lazyWhenOpened } from "../../components/lazyWhenOpened";
 
-// Downloaded when first opened (issue 20): its contact search carries Autocomplete and the phone formatting.
+// Downloaded when first opened (issue 20): its contact options carry the phone formatting.
 const NewTicketModal = lazyWhenOpened(() => import("./NewTicketModal").then((module) => module.NewTicketModal));
 
 type MainTab = "open" | "closed" | "search";
