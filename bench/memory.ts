@@ -253,29 +253,74 @@ async function scanSimulator(base: string, token: string, conn: { id: number; qr
 }
 
 interface Tenant {
+  /** The current access token: renewed before it expires, so a soak may outlast it. */
   token: string;
-  socket: Socket;
   received: () => number;
   connectionId: number;
+  close: () => void;
 }
 
+/** How often the bench user's access token is renewed: within its 15 min (ACCESS_TOKEN_TTL_SECONDS). */
+const RENEW_EVERY_MS = Number(process.env.BENCH_MEMORY_RENEW_SECONDS ?? 600) * 1000;
+
 async function prepare(base: string): Promise<Tenant> {
-  const { token } = await api<{ token: string }>(base, undefined, "POST", "/auth/login", ADMIN);
+  const login = await fetch(`${base}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(ADMIN),
+  });
+  if (!login.ok) throw new Error(`POST /auth/login → ${login.status} ${await login.text()}`);
+  let refreshCookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const { token } = (await login.json()) as { token: string };
   // The platform company's plan allows 10 connections: the per-session step needs more.
   const plans = await api<Array<{ id: number; connections: number }>>(base, token, "GET", "/plans/all");
   for (const plan of plans) await api(base, token, "PUT", `/plans/${plan.id}`, { connections: Math.max(plan.connections, SESSIONS + 20) });
   const conn = await api<{ id: number; qrcode: string }>(base, token, "POST", "/whatsapp", { name: "Bench" });
   await scanSimulator(base, token, conn);
-  const socket = io(base, { path: "/socket.io", auth: { token }, transports: ["websocket"], reconnection: false });
-  await new Promise<void>((resolve, reject) => {
-    socket.once("ready", () => resolve());
-    socket.once("connect_error", reject);
-  });
-  let received = 0;
-  socket.on("appMessage", (e: { action: string; message: { fromMe: boolean } }) => {
-    if (e.action === "create" && !e.message.fromMe) received++;
-  });
-  return { token, socket, received: () => received, connectionId: conn.id };
+
+  // A socket closes when its token expires: the next one, with the renewed token, is up before the old one goes,
+  // and messages are counted by id so the overlap counts each once.
+  const seen = new Set<number>();
+  const openSocket = async (accessToken: string): Promise<Socket> => {
+    const socket = io(base, { path: "/socket.io", auth: { token: accessToken }, transports: ["websocket"], reconnection: false });
+    socket.on("appMessage", (e: { action: string; message: { id: number; fromMe: boolean } }) => {
+      if (e.action === "create" && !e.message.fromMe) seen.add(e.message.id);
+    });
+    await new Promise<void>((resolve, reject) => {
+      socket.once("ready", () => resolve());
+      socket.once("connect_error", reject);
+    });
+    return socket;
+  };
+  let socket = await openSocket(token);
+  const tenant: Tenant = { token, received: () => seen.size, connectionId: conn.id, close: () => undefined };
+  const renew = async () => {
+    const res = await fetch(`${base}/api/auth/refresh_token`, { method: "POST", headers: { cookie: refreshCookie } });
+    if (!res.ok) throw new Error(`POST /auth/refresh_token → ${res.status} ${await res.text()}`);
+    refreshCookie =
+      res.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .join("; ") || refreshCookie;
+    tenant.token = ((await res.json()) as { token: string }).token;
+    const previous = socket;
+    socket = await openSocket(tenant.token);
+    previous.close();
+  };
+  const timer = setInterval(() => {
+    renew().catch((err) => {
+      console.error(`memory: renewing the bench user's token failed: ${String(err)}`);
+      process.exitCode = 1;
+    });
+  }, RENEW_EVERY_MS);
+  tenant.close = () => {
+    clearInterval(timer);
+    socket.close();
+  };
+  return tenant;
 }
 
 let seq = 0;
@@ -390,7 +435,7 @@ async function run(label: string, databaseUrl?: string): Promise<void> {
       line(`with ${SESSIONS} more simulator sessions`, after, embedded);
       console.log(`${"".padEnd(36)} ${((after.totalPss - before.totalPss) / SESSIONS).toFixed(2)} MB per WhatsApp session (simulator provider)`);
     }
-    t.socket.close();
+    t.close();
   } finally {
     await server.stop();
   }
@@ -558,8 +603,11 @@ export async function memoryBench(): Promise<void> {
     return;
   }
   await baseline();
-  if (process.env.BENCH_MEMORY_ONLY === "sessions") return perSessionInProcess();
-  await run("embedded default (npm start: server + the PostgreSQL it starts)");
+  const only = process.env.BENCH_MEMORY_ONLY;
+  if (only === "sessions") return perSessionInProcess();
+  // BENCH_MEMORY_ONLY=embedded|external runs one database mode, so the two long soaks can run side by side.
+  if (only !== "external") await run("embedded default (npm start: server + the PostgreSQL it starts)");
+  if (only === "embedded") return;
   const url = process.env.BENCH_DATABASE_URL;
   if (!url) {
     console.log("\nexternal PostgreSQL: set BENCH_DATABASE_URL=postgres://…/<any database> to measure it too");
