@@ -16,9 +16,13 @@
  * just before validation (e.g. a blank optional field → undefined) without leaving the schema's types.
  * A failed submit maps the server's `issues` (path → field) and the codes in `codeFields` to the fields,
  * then shows the error as a toast too (see serverErrors.ts).
+ *
+ * The schema may also be given as a loader, `() => import("./schema").then((m) => m.body)`: the page then shows
+ * without zod's schema code, which downloads right after the first render and before the first validation
+ * (issue 20: the login page).
  */
 import { zodResolver } from "@hookform/resolvers/zod";
-import type { BaseSyntheticEvent } from "react";
+import { useEffect, useMemo, type BaseSyntheticEvent } from "react";
 import {
   get,
   useForm,
@@ -69,11 +73,31 @@ export type ZodForm<I extends FieldValues, O> = UseFormReturn<I, unknown, O> & {
   busy: boolean;
 };
 
+/** A schema loader (see useZodForm). */
+export type ZodSchemaLoader<I extends FieldValues, O> = () => Promise<ZodType<O, I>>;
+
+/** A resolver that loads the schema once (the first call to `preload` or to validate) and then validates with it. */
+function lazyZodResolver<I extends FieldValues, O>(load: ZodSchemaLoader<I, O>): Resolver<I, unknown, O> & { preload: () => void } {
+  let loaded: Promise<Resolver<I, unknown, O>> | undefined;
+  const resolverOf = () =>
+    (loaded ??= load().then(
+      (schema) => zodResolver(schema),
+      (err: unknown) => {
+        loaded = undefined; // a failed download is tried again at the next validation
+        throw err;
+      },
+    ));
+  const resolver: Resolver<I, unknown, O> = async (values, context, options) => (await resolverOf())(values, context, options);
+  return Object.assign(resolver, { preload: () => void resolverOf().catch(() => undefined) });
+}
+
 export function useZodForm<I extends FieldValues, O>(
-  schema: ZodType<O, I>,
+  schema: ZodType<O, I> | ZodSchemaLoader<I, O>,
   { prepare, translate = translateValidation, ...options }: ZodFormOptions<I, O>,
 ): ZodForm<I, O> {
-  const validate: Resolver<I, unknown, O> = zodResolver(schema);
+  const lazy = useMemo(() => (typeof schema === "function" ? lazyZodResolver(schema) : null), [schema]);
+  useEffect(() => lazy?.preload(), [lazy]);
+  const validate: Resolver<I, unknown, O> = lazy ?? zodResolver(schema as ZodType<O, I>);
   const resolver: Resolver<I, unknown, O> = prepare ? (values, context, opts) => validate(prepare(values), context, opts) : validate;
   const form = useForm<I, unknown, O>({ ...options, resolver });
   const { isSubmitting } = form.formState;

@@ -1,4 +1,4 @@
-import { isBillingOnly, loginBody } from "@balcao/shared";
+import { isBillingOnly } from "@balcao/shared";
 import { format } from "date-fns";
 import { Box, TextField } from "@mui/material";
 import { enqueueSnackbar } from "notistack";
@@ -12,11 +12,14 @@ import { useSession } from "./SessionProvider";
 import { subscriptionDaysLeft } from "./subscriptionWarning";
 import { formatDate } from "../../app/format";
 
+// The form shows before zod's schema code, which follows right after (issue 20).
+const loadLoginBody = () => import("./loginSchema").then((module) => module.loginBody);
+
 export default function LoginPage() {
   const { t } = useTranslation();
   const { login } = useSession();
   const navigate = useNavigate();
-  const form = useZodForm(loginBody, { defaultValues: { email: "", password: "" } });
+  const form = useZodForm(loadLoginBody, { defaultValues: { email: "", password: "" } });
 
   const onSubmit = form.submit(
     async (values) => {
