@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { FakeGraph } from "../server/src/channels/cloudapi/fakeGraph";
-import { logIn, newStamp, signUpCompany } from "./support/world";
+import { acceptPendingTicket, logIn, newStamp, signUpCompany } from "./support/world";
 
 /**
  * Issue 22: an admin connects a WhatsApp Cloud API number (against the fake Graph API the server under test is
@@ -86,12 +86,7 @@ test("cloud-api connection, signed inbound, reply inside the window, template pi
   expect(inbound.answers.map((a) => a.status)).toEqual([200]);
 
   // The attendant accepts and replies while the window is still open: the reply goes to the Graph API.
-  await page.goto("/tickets");
-  await page.getByRole("tab", { name: /Aguardando/ }).click();
-  const ticketRow = page.getByRole("list", { name: "Aguardando" }).getByTestId("ticket-row").filter({ hasText: customer.name });
-  await ticketRow.getByRole("button", { name: "Aceitar" }).click();
-  await expect(page).toHaveURL(/\/tickets\/[0-9a-f-]{36}$/);
-  const log = page.getByRole("log", { name: "Mensagens" });
+  const log = await acceptPendingTicket(page, customer.name);
   await expect(log.locator('[data-testid="message"][data-from-me="false"]').filter({ hasText: "Meus óculos já ficaram prontos?" })).toBeVisible();
   const composer = page.getByRole("textbox", { name: "Mensagem" });
   await composer.fill("Vou conferir agora mesmo!");

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { openCustomerPhone } from "./support/phone";
-import { logIn, newStamp, pairSimulator, signUpAndLogIn, simulatorLink } from "./support/world";
+import { acceptPendingTicket, logIn, newStamp, pairSimulator, signUpAndLogIn, simulatorLink } from "./support/world";
 
 /**
  * Issue 21, item 4 (inbound side): the customer writes while the company's connection is down. On /simulator the
@@ -28,12 +28,7 @@ test("a message written while the connection is down waits on the phone and reac
   await expect(phoneLog.getByText("Bom dia, tem pão de queijo?")).toBeVisible();
 
   await logIn(page, owner);
-  await page.goto("/tickets");
-  await page.getByRole("tab", { name: /Aguardando/ }).click();
-  const row = page.getByRole("list", { name: "Aguardando" }).getByTestId("ticket-row").filter({ hasText: customer.name });
-  await row.getByRole("button", { name: "Aceitar" }).click();
-  await expect(page).toHaveURL(/\/tickets\/[0-9a-f-]{36}$/);
-  const log = page.getByRole("log", { name: "Mensagens" });
+  const log = await acceptPendingTicket(page, customer.name);
   await expect(log.getByText("Bom dia, tem pão de queijo?")).toBeVisible();
 
   // WhatsApp's connection is lost: the phone keeps its chat open and says what happens to what it sends.

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { openCustomerPhone } from "./support/phone";
-import { logIn, newStamp, pairSimulator, signUpAndLogIn, simulatorLink } from "./support/world";
+import { acceptPendingTicket, logIn, newStamp, pairSimulator, signUpAndLogIn, simulatorLink } from "./support/world";
 
 /**
  * Issue 21, item 2: a customer on /simulator edits one of their messages and reacts to the attendant's reply
@@ -27,12 +27,7 @@ test("a customer's edit and reactions reach the attendant's conversation live", 
 
   // The attendant takes the ticket and replies.
   await logIn(page, owner);
-  await page.goto("/tickets");
-  await page.getByRole("tab", { name: /Aguardando/ }).click();
-  const row = page.getByRole("list", { name: "Aguardando" }).getByTestId("ticket-row").filter({ hasText: customer.name });
-  await row.getByRole("button", { name: "Aceitar" }).click();
-  await expect(page).toHaveURL(/\/tickets\/[0-9a-f-]{36}$/);
-  const log = page.getByRole("log", { name: "Mensagens" });
+  const log = await acceptPendingTicket(page, customer.name);
   const theirs = log.locator('[data-testid="message"][data-from-me="false"]');
   const mine = log.locator('[data-testid="message"][data-from-me="true"]');
   await expect(theirs.filter({ hasText: "Quero 2 bolos de cenoura" })).toBeVisible();

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { openCustomerPhone } from "./support/phone";
-import { logIn, newStamp, pairSimulator, signUpAndLogIn, simulatorLink } from "./support/world";
+import { acceptPendingTicket, logIn, newStamp, pairSimulator, signUpAndLogIn, simulatorLink } from "./support/world";
 
 /**
  * Issue 21, item 4: nothing lost across a reconnect. The connection drops on /simulator, the attendant replies
@@ -24,12 +24,7 @@ test("a reply sent while the connection is down waits (clock) and reaches the cu
   await expect(phoneLog.getByText("Vocês abrem amanhã?")).toBeVisible();
 
   await logIn(page, owner);
-  await page.goto("/tickets");
-  await page.getByRole("tab", { name: /Aguardando/ }).click();
-  const row = page.getByRole("list", { name: "Aguardando" }).getByTestId("ticket-row").filter({ hasText: customer.name });
-  await row.getByRole("button", { name: "Aceitar" }).click();
-  await expect(page).toHaveURL(/\/tickets\/[0-9a-f-]{36}$/);
-  const log = page.getByRole("log", { name: "Mensagens" });
+  const log = await acceptPendingTicket(page, customer.name);
   await expect(log.getByText("Vocês abrem amanhã?")).toBeVisible();
 
   // WhatsApp's connection is lost.

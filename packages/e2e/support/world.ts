@@ -181,3 +181,13 @@ export async function importSpreadsheet(page: Page, spreadsheet: Buffer): Promis
   });
   return page.getByRole("dialog", { name: "Importação da planilha" });
 }
+
+/** Opens /tickets' Aguardando tab, accepts the customer's ticket and returns its conversation's message log. */
+export async function acceptPendingTicket(page: Page, customerName: string): Promise<Locator> {
+  await page.goto("/tickets");
+  await page.getByRole("tab", { name: /Aguardando/ }).click();
+  const row = page.getByRole("list", { name: "Aguardando" }).getByTestId("ticket-row").filter({ hasText: customerName });
+  await row.getByRole("button", { name: "Aceitar" }).click();
+  await expect(page).toHaveURL(/\/tickets\/[0-9a-f-]{36}$/);
+  return page.getByRole("log", { name: "Mensagens" });
+}
