@@ -1,4 +1,4 @@
-import { parseIsoDate } from "@balcao/shared";
+import { formatCalendarDate } from "./calendarDate";
 import { currentLocale } from "./i18n";
 
 /**
@@ -9,9 +9,7 @@ import { currentLocale } from "./i18n";
 
 /** A calendar date (yyyy-MM-dd or ISO): 31/12/2026, 12/31/2026, 31/12/2026. */
 export function formatDate(isoDate: string | Date): string {
-  const date = typeof isoDate === "string" ? parseIsoDate(isoDate) : isoDate;
-  if (Number.isNaN(date.getTime())) return "";
-  return new Intl.DateTimeFormat(currentLocale(), { day: "2-digit", month: "2-digit", year: "numeric", timeZone: "UTC" }).format(date);
+  return formatCalendarDate(isoDate, currentLocale());
 }
 
 function formatInstant(value: string | Date, options: Intl.DateTimeFormatOptions): string {

@@ -1,25 +1,9 @@
 import i18n from "i18next";
 import { initReactI18next } from "react-i18next";
 import { errorTexts, languageOf, LANGUAGES, LOCALES, type Language } from "@balcao/shared";
+import { initialLanguage, LANGUAGE_KEY } from "./language";
 
-export { LANGUAGES, type Language };
-export const LANGUAGE_KEY = "language";
-
-/**
- * The language at start-up (issue 16): the one picked on this browser (localStorage), else the browser's own
- * (navigator.languages, first supported), else Portuguese. The user's stored choice on the server replaces it
- * once the session is known (SessionProvider).
- */
-export function initialLanguage(): Language {
-  const stored = typeof localStorage === "undefined" ? null : languageOf(localStorage.getItem(LANGUAGE_KEY));
-  if (stored) return stored;
-  const browser = typeof navigator === "undefined" ? [] : [...(navigator.languages ?? []), navigator.language];
-  for (const tag of browser) {
-    const language = languageOf(tag);
-    if (language) return language;
-  }
-  return "pt";
-}
+export { initialLanguage, LANGUAGE_KEY, LANGUAGES, type Language };
 
 type Messages = { [key: string]: string | Messages };
 

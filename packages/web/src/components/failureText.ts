@@ -1,0 +1,22 @@
+import { errorCodeOf } from "@balcao/shared";
+import { ApiError } from "../api/client";
+import { validationKeyOf } from "./validationKeys";
+
+/** A text of the interface language, or undefined when the key has none. */
+export type TextLookup = (key: string, values?: Record<string, unknown>) => string | undefined;
+
+/**
+ * The text of a failure (spec §8): a known server code → its translation `backendErrors.<code>`
+ * (interpolating the error's meta), else the raw text, else 'An error occurred!'. `lookup` reads the texts:
+ * i18next in the app (components/toastError.ts), the login shell's own translator before it loads.
+ */
+export function failureText(err: unknown, lookup: TextLookup): string {
+  const raw = err instanceof ApiError ? err.body.error : err instanceof Error ? err.message : typeof err === "string" ? err : "";
+  if (raw) {
+    const known = lookup(`backendErrors.${errorCodeOf(raw) ?? raw}`, { ...(err instanceof ApiError ? err.body.meta : undefined) });
+    if (known !== undefined) return known;
+    const validationKey = validationKeyOf(raw);
+    return (validationKey && lookup(validationKey)) || raw;
+  }
+  return lookup("errors.generic") ?? "errors.generic";
+}
