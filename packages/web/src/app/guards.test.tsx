@@ -12,7 +12,7 @@ describe("route guards", () => {
   beforeAll(
     () =>
       preloadPages(
-        () => import("../features/auth/LoginPage"),
+        () => import("../features/auth/LoginRoute"),
         () => import("../features/dashboard/DashboardPage"),
         () => import("../features/users/UsersPage"),
         () => import("../features/campaigns/CampaignsPage"),

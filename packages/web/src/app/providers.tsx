@@ -1,3 +1,4 @@
+import type { UserDTO } from "@balcao/shared";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { SnackbarProvider } from "notistack";
 import type { ReactNode } from "react";
@@ -34,11 +35,12 @@ function SessionSocket({ children }: { children: ReactNode }) {
   return <SocketProvider enabled={user !== null}>{children}</SocketProvider>;
 }
 
-export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+/** Every provider of the app; `initialUser` is a user the light login page just logged in (SessionProvider). */
+export function AppProviders({ queryClient, initialUser, children }: { queryClient: QueryClient; initialUser?: UserDTO; children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       <UiProviders>
-        <SessionProvider>
+        <SessionProvider initialUser={initialUser}>
           <SessionSocket>{children}</SessionSocket>
         </SessionProvider>
       </UiProviders>

@@ -9,7 +9,7 @@ import { LoadingState } from "../components/LoadingState";
  * charts… Each loads when its route is first shown, with the app's LoadingState meanwhile.
  */
 const AnnouncementsPage = lazy(() => import("../features/announcements/AnnouncementsPage"));
-const LoginPage = lazy(() => import("../features/auth/LoginPage"));
+const LoginRoute = lazy(() => import("../features/auth/LoginRoute"));
 const SignupPage = lazy(() => import("../features/auth/SignupPage"));
 const CampaignReportPage = lazy(() => import("../features/campaigns/CampaignReportPage"));
 const CampaignsConfigPage = lazy(() => import("../features/campaigns/CampaignsConfigPage"));
@@ -55,7 +55,7 @@ export const routes: RouteObject[] = [
   {
     element: <PublicOnlyRoute />,
     children: [
-      { path: "/login", element: show(LoginPage, true) },
+      { path: "/login", element: show(LoginRoute, true) },
       { path: "/signup", element: show(SignupPage, true) },
     ],
   },

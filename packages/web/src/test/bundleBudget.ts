@@ -7,27 +7,37 @@ type ManifestChunk = { file: string; src?: string; isEntry?: boolean; isDynamicE
 type Manifest = Record<string, ManifestChunk>;
 
 /**
- * What a route downloads before it shows (issue 20): the entry (index.html's script), the texts of the default
- * language (app/i18n.ts) and the lazy chunks of the route's components (app/router.tsx) — for the tickets page
- * also the Socket.IO client (api/SocketProvider.tsx) —, each with every chunk it imports statically,
- * transitively. What a page loads on demand only (the voice encoder, the dashboard's chart) is not counted.
+ * What a route downloads before it shows (issue 20): the entry (index.html's script, app/main.tsx), and the lazy
+ * chunks it waits for, each with every chunk it imports statically, transitively. The login page of a visitor
+ * with no session: the login shell (app/loginShell.tsx, with the light LoginPage) and its texts of the default
+ * language. The tickets page: the app (app/fullApp.tsx: router, providers), the texts of the default language
+ * (app/i18n.ts), the lazy chunks of the route's components (app/router.tsx) and the Socket.IO client
+ * (api/SocketProvider.tsx). What a page loads on demand only (the voice encoder, the dashboard's chart, the app
+ * while the login page is on screen) is not counted.
  */
 export const ROUTE_CHUNKS = {
-  login: ["src/locales/bundle.pt.ts", "src/features/auth/LoginPage.tsx"],
-  tickets: ["src/locales/bundle.pt.ts", "src/app/layout/AppLayout.tsx", "src/features/tickets/TicketsPage.tsx", "src/api/socket.ts"],
+  login: ["src/app/loginShell.tsx", "src/locales/login.pt.ts"],
+  tickets: [
+    "src/app/fullApp.tsx",
+    "src/locales/bundle.pt.ts",
+    "src/app/layout/AppLayout.tsx",
+    "src/features/tickets/TicketsPage.tsx",
+    "src/api/socket.ts",
+  ],
 } as const;
 
 /**
- * Gzipped JavaScript ceilings in bytes: today's weights with ~7% of room (issue 20): login 275 KB and tickets
- * 420 KB, from 532 KB for every page before the route splitting, 303/471 KB before @balcao/shared was declared
- * free of side effects, the layout's and tickets page's dialogs (contact drawer, new ticket, schedule, transfer,
- * share, own profile, command palette) became lazy and the login form's schema (zod) a chunk loaded after the
- * first render. Issue 20's targets (login ≤ 120 KB, tickets
- * ≤ 200 KB) are not reached: React 19 with react-router alone weighs 95 KB, the MUI core ~30 KB more, i18next
- * with notistack ~29 KB, the texts of one language 18 KB, react-hook-form 15 KB (the login form).
+ * Gzipped JavaScript ceilings in bytes: today's weights with a little room (issue 20). Login 77 KB (budget 80):
+ * React and React DOM (66 KB), the entry, the light login page and its texts — the login shell
+ * (app/loginShell.tsx) shows before the router, MUI, emotion, react-query, notistack and i18next, which weighed
+ * 275 KB with the page in the app. Tickets 423 KB (budget 448), from 532 KB for every page before the route
+ * splitting, 471 KB before @balcao/shared was declared free of side effects and the layout's and tickets page's
+ * dialogs became lazy, 420 KB before the login shell (the app's own chunk and the router's cost ~3 KB of
+ * chunking). Issue 20's target for the tickets page (≤ 200 KB) is not reached: React 19 with react-router alone
+ * weighs 95 KB, the MUI core ~30 KB more, i18next with notistack ~29 KB, the texts of one language 18 KB.
  * Lower these as the pages get lighter; never raise them to let a change in.
  */
-export const BUDGETS: Record<keyof typeof ROUTE_CHUNKS, number> = { login: 295 * 1024, tickets: 448 * 1024 };
+export const BUDGETS: Record<keyof typeof ROUTE_CHUNKS, number> = { login: 80 * 1024, tickets: 448 * 1024 };
 
 export type RouteWeight = { route: keyof typeof ROUTE_CHUNKS; files: string[]; gzipBytes: number; rawBytes: number };
 

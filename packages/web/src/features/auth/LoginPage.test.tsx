@@ -3,11 +3,12 @@ import userEvent from "@testing-library/user-event";
 import { addDays, format } from "date-fns";
 import { describe, expect, it } from "vitest";
 import { jsonResponse, makeUser, mockFetch, renderPage } from "../../test/utils";
-import LoginPage from "./LoginPage";
+import LoginRoute from "./LoginRoute";
 
-const renderLogin = () => renderPage(<LoginPage />, { path: "/login" });
+// The light login page inside the app (the route /login): the app's texts, session, toasts and router.
+const renderLogin = () => renderPage(<LoginRoute />, { path: "/login" });
 
-describe("LoginPage", () => {
+describe("LoginPage in the app (LoginRoute)", () => {
   it("validates required fields before calling the server", async () => {
     const { calls } = mockFetch({});
     renderLogin();
@@ -57,6 +58,33 @@ describe("LoginPage", () => {
     expect(
       await screen.findByText("Opss! Sua assinatura venceu em 01/02/2025. Entre em contato com o suporte para mais informações."),
     ).toBeInTheDocument();
+  });
+
+  it("shows the spinner on the disabled button while the login runs", async () => {
+    let answer: (response: Response) => void = () => {};
+    mockFetch({ "POST /api/auth/login": () => new Promise<Response>((resolve) => (answer = resolve)) });
+    renderLogin();
+    await userEvent.type(screen.getByLabelText("E-mail"), "ana@acme.test");
+    await userEvent.type(screen.getByLabelText("Senha"), "secret{Enter}");
+    expect(await screen.findByRole("progressbar", { name: "Carregando..." })).toBeInTheDocument();
+    expect(screen.getByRole("progressbar", { name: "Carregando..." }).closest("button")).toBeDisabled();
+    answer(jsonResponse(401, { error: "ERR_INVALID_CREDENTIALS" }));
+    expect(await screen.findByRole("button", { name: "Entrar" })).toBeEnabled();
+  });
+
+  it("marks the invalid fields, focuses the first and validates a field again as it changes", async () => {
+    mockFetch({});
+    renderLogin();
+    await userEvent.type(screen.getByLabelText("Senha"), "secret");
+    await userEvent.click(screen.getByRole("button", { name: "Entrar" }));
+    const email = screen.getByLabelText("E-mail");
+    await waitFor(() => expect(email).toHaveAttribute("aria-invalid", "true"));
+    expect(email).toHaveFocus();
+    expect(email).toHaveAccessibleDescription("Obrigatório");
+    expect(screen.getByLabelText("Senha")).toHaveAttribute("aria-invalid", "false");
+    await userEvent.type(email, "a");
+    await waitFor(() => expect(email).toHaveAttribute("aria-invalid", "false"));
+    expect(screen.queryByText("Obrigatório")).not.toBeInTheDocument();
   });
 
   it("links to the sign-up page", async () => {

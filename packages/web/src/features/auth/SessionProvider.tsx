@@ -1,4 +1,4 @@
-import { isBillingOnly, type AuthResponse, type LoginBody, type UserDTO } from "@balcao/shared";
+import { isBillingOnly, type LoginBody, type UserDTO } from "@balcao/shared";
 import { format } from "date-fns";
 import { useQueryClient } from "@tanstack/react-query";
 import { enqueueSnackbar } from "notistack";
@@ -8,6 +8,7 @@ import { api } from "../../api/client";
 import { sessionStore } from "../../api/session";
 import { changeLanguage, currentLanguage } from "../../app/i18n";
 import { formatDate } from "../../app/format";
+import { logIn } from "./logIn";
 
 export interface SessionContextValue {
   user: UserDTO | null;
@@ -26,15 +27,18 @@ export function useSession(): SessionContextValue {
   return value;
 }
 
-/** Holds the logged-in user (spec §4 Session); a stored token is checked with GET /auth/me. */
-export function SessionProvider({ children }: { children: ReactNode }) {
+/**
+ * Holds the logged-in user (spec §4 Session); a stored token is checked with GET /auth/me. `initialUser` is the
+ * user the light login page just logged in (app/loginShell.tsx): known already, not asked again.
+ */
+export function SessionProvider({ initialUser = null, children }: { initialUser?: UserDTO | null; children: ReactNode }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [user, setUserState] = useState<UserDTO | null>(null);
-  const [loading, setLoading] = useState(() => sessionStore.getToken() !== null);
+  const [user, setUserState] = useState<UserDTO | null>(initialUser);
+  const [loading, setLoading] = useState(() => initialUser === null && sessionStore.getToken() !== null);
 
   useEffect(() => {
-    if (!sessionStore.getToken()) return;
+    if (initialUser || !sessionStore.getToken()) return;
     let cancelled = false;
     api
       .get<UserDTO>("/auth/me")
@@ -44,7 +48,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => {
       cancelled = true;
     };
-  }, []);
+    // Only at start-up: a later login sets the user itself.
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
   useEffect(
     () =>
@@ -60,10 +65,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   );
 
   const login = useCallback(async (body: LoginBody) => {
-    const data = await api.post<AuthResponse>("/auth/login", body, { anonymous: true });
-    sessionStore.save(data.token, { companyId: data.user.companyId, userId: data.user.id });
-    setUserState(data.user);
-    return data.user;
+    const loggedIn = await logIn(body);
+    setUserState(loggedIn);
+    return loggedIn;
   }, []);
 
   const logout = useCallback(async () => {

@@ -212,7 +212,7 @@ describe("payment event", () => {
 });
 
 describe("billing-only session", () => {
-  beforeAll(() => preloadPages(() => import("../auth/LoginPage")), PRELOAD_TIMEOUT_MS);
+  beforeAll(() => preloadPages(() => import("../auth/LoginRoute")), PRELOAD_TIMEOUT_MS);
 
   it("an expired company's admin logs in to the finance page, other pages lead back to it, and a 402 keeps the session", async () => {
     const expired = makeUser({ profile: "admin", company: { ...admin.company, dueDate: addDays(today, -3) } });
