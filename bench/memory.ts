@@ -13,7 +13,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -25,6 +25,7 @@ import pino from "pino";
 import pg from "pg";
 import { io, type Socket } from "socket.io-client";
 import { BaileysProvider, type BaileysLib } from "../packages/server/src/channels/baileys/provider";
+import { MAX_MESSAGES_PER_PHONE as SIMULATOR_MESSAGES_PER_PHONE } from "../packages/server/src/channels/simulator/provider";
 import { startEmbeddedPostgres } from "../packages/server/src/db/embedded";
 import { companies, connections, plans, users } from "../packages/server/src/db/schema";
 import { benchApp } from "./lib";
@@ -139,10 +140,21 @@ interface Running {
   child: ChildProcess;
   base: string;
   dataDir: string;
+  /** What the server printed so far (stdout and stderr). */
+  output(): string;
   stop(): Promise<void>;
 }
 
 const SERVER_FROM_SOURCES = process.env.BENCH_MEMORY_FROM_SOURCES === "1";
+/**
+ * Diagnosis opt-in: a directory where the run leaves the soak's PSS trace and the server's output with V8's
+ * collections (--trace-gc), and prints V8's heap after the last full collection beside each phase.
+ * BENCH_MEMORY_HEAP_SNAPSHOTS=1 also has the server write V8 heap snapshots there (after the load, halfway and at
+ * the end of the soak): a snapshot pauses the server for seconds and leaves its RSS ~250 MB higher, so the PSS
+ * figures of such a run measure the diagnosis too.
+ */
+const HEAP_DIR = process.env.BENCH_MEMORY_HEAP_DIR;
+const HEAP_SNAPSHOTS = !!HEAP_DIR && process.env.BENCH_MEMORY_HEAP_SNAPSHOTS === "1";
 
 async function startServer(databaseUrl?: string): Promise<Running> {
   if (!SERVER_FROM_SOURCES && !existsSync(path.join(ROOT, "packages/server/dist/bin/main.js")))
@@ -153,6 +165,8 @@ async function startServer(databaseUrl?: string): Promise<Running> {
   // compiled server: `npm run build` first), minus npm itself; BENCH_MEMORY_FROM_SOURCES=1 runs src/main.ts
   // through tsx instead. The flags of packages/server's start script unless BENCH_MEMORY_NODE_FLAGS says otherwise.
   const nodeFlags = (process.env.BENCH_MEMORY_NODE_FLAGS ?? "--max-semi-space-size=4").split(" ").filter(Boolean);
+  if (HEAP_DIR) nodeFlags.push("--trace-gc");
+  if (HEAP_SNAPSHOTS) nodeFlags.push("--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${HEAP_DIR}`);
   const entry = SERVER_FROM_SOURCES ? ["--import", "tsx", "src/main.ts"] : ["--enable-source-maps", "dist/bin/main.js"];
   const child = spawn(process.execPath, [...nodeFlags, ...entry], {
     cwd: path.join(ROOT, "packages/server"),
@@ -194,6 +208,7 @@ async function startServer(databaseUrl?: string): Promise<Running> {
     child,
     base,
     dataDir,
+    output: () => output,
     stop: async () => {
       const exited = new Promise((resolve) => child.once("exit", resolve));
       process.kill(-child.pid!, "SIGTERM");
@@ -224,6 +239,38 @@ function slope(points: { minute: number; totalPss: number }[]): number {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const MARK_COMPACT = /Mark-Compact(?: \(reduce\))? [\d.]+ \(([\d.]+)\) -> ([\d.]+) \(([\d.]+)\) MB/g;
+
+/** V8's heap used and committed after the last full collection the server printed (--trace-gc), in MB. */
+function lastMarkCompact(output: string): string {
+  const all = [...output.matchAll(MARK_COMPACT)];
+  const last = all.at(-1);
+  return last ? `V8 heap after the last full collection ${last[2]} MB used, ${last[3]} MB committed (${all.length} full collections)` : "";
+}
+
+/** With BENCH_MEMORY_HEAP_SNAPSHOTS=1: the server writes a heap snapshot there; resolves once it is written. */
+async function heapSnapshot(server: Running, label: string): Promise<void> {
+  if (!HEAP_DIR || !HEAP_SNAPSHOTS) return;
+  const before = new Set(readdirSync(HEAP_DIR));
+  process.kill(server.child.pid!, "SIGUSR2");
+  const until = Date.now() + 120_000;
+  for (;;) {
+    await sleep(500);
+    const added = readdirSync(HEAP_DIR).filter((x) => !before.has(x) && x.endsWith(".heapsnapshot"));
+    // The server answers again once the snapshot is written (it is taken on its main thread).
+    if (
+      added.length &&
+      (await fetch(`${server.base}/api/health`)
+        .then((r) => r.ok)
+        .catch(() => false))
+    ) {
+      console.log(`${"".padEnd(36)} heap snapshot ${label}: ${path.join(HEAP_DIR, added[0]!)}`);
+      return;
+    }
+    if (Date.now() > until) throw new Error(`memory: no heap snapshot in ${HEAP_DIR}`);
+  }
+}
 
 async function api<T>(base: string, token: string | undefined, method: string, url: string, body?: unknown): Promise<T> {
   const res = await fetch(`${base}/api${url}`, {
@@ -396,17 +443,32 @@ async function run(label: string, databaseUrl?: string): Promise<void> {
     console.log(
       `${"".padEnd(36)} all ${LOAD} reached the attendant's socket in ${loadSeconds.toFixed(0)} s (${(LOAD / loadSeconds).toFixed(1)} msg/s)`,
     );
+    if (HEAP_DIR) console.log(`${"".padEnd(36)} ${lastMarkCompact(server.output())}`);
+    await heapSnapshot(server, "after the load");
     let peak = loaded;
     const soakStarted = Date.now();
     const beforeSoak = t.received();
     // Sampled every 2 s: the floor of each minute (after the collector ran) is what a leak would raise.
-    const trace: { minute: number; totalPss: number }[] = [];
+    const trace: { minute: number; totalPss: number; serverPss: number; serverRss: number; liveHeap?: number }[] = [];
+    // With BENCH_MEMORY_HEAP_DIR: V8's heap used after the latest full collection, read from --trace-gc as it comes.
+    let gcRead = server.output().length;
+    let liveHeap: number | undefined;
     const sampler = setInterval(() => {
       const s = sample(root);
-      trace.push({ minute: (Date.now() - soakStarted) / 60_000, totalPss: s.totalPss });
+      if (HEAP_DIR) {
+        const output = server.output();
+        for (const m of output.slice(gcRead).matchAll(MARK_COMPACT)) liveHeap = Number(m[2]);
+        gcRead = output.length;
+      }
+      trace.push({ minute: (Date.now() - soakStarted) / 60_000, totalPss: s.totalPss, serverPss: s.serverPss, serverRss: s.serverRss, liveHeap });
       if (s.totalPss > peak.totalPss) peak = s;
     }, 2_000);
+    let halfway = false;
     while (Date.now() - soakStarted < SOAK_SECONDS * 1000) {
+      if (!halfway && Date.now() - soakStarted >= (SOAK_SECONDS * 1000) / 2) {
+        halfway = true;
+        await heapSnapshot(server, "halfway through the soak");
+      }
       const chunk = Math.min(RATE * 30, Math.ceil(((SOAK_SECONDS * 1000 - (Date.now() - soakStarted)) / 1000) * RATE));
       await inbound(server.base, t, chunk, RATE);
     }
@@ -419,6 +481,8 @@ async function run(label: string, databaseUrl?: string): Promise<void> {
       return `${g >= 0 ? "+" : ""}${g.toFixed(1)}%`;
     };
     line(`after a ${SOAK_SECONDS} s soak sent at ${RATE} msg/s`, soaked, embedded);
+    if (HEAP_DIR) console.log(`${"".padEnd(36)} ${lastMarkCompact(server.output())}`);
+    await heapSnapshot(server, "at the end of the soak");
     console.log(
       `${"".padEnd(36)} growth over the soak ${pct(loaded.totalPss)} (${pct(rest.totalPss)} of at rest; peak total ${f(peak.totalPss).trim()}; ${soakMessages} messages in ${soakSeconds.toFixed(0)} s = ${(soakMessages / soakSeconds).toFixed(1)} msg/s)`,
     );
@@ -428,6 +492,20 @@ async function run(label: string, databaseUrl?: string): Promise<void> {
       console.log(
         `${"".padEnd(36)} trend of the per-minute floor over the soak's last half: ${slope(lastHalf).toFixed(2)} MB/min (floors: ${floors.map((x) => x.totalPss.toFixed(0)).join(" ")} MB)`,
       );
+    // The simulator (in the server process) keeps each phone's last messages: a bounded buffer that is still filling
+    // while fewer than PHONES × that many customer messages were sent, so part of a trend before then is the buffer.
+    const full = (PHONES * SIMULATOR_MESSAGES_PER_PHONE - LOAD) / RATE / 60;
+    console.log(
+      `${"".padEnd(36)} the simulator's buffers (last ${SIMULATOR_MESSAGES_PER_PHONE} messages of each of ${PHONES} phones) ${full * 60 < SOAK_SECONDS ? `were full from minute ${full.toFixed(1)} of the soak` : "were still filling at its end"}`,
+    );
+    if (HEAP_DIR) {
+      const live = minuteFloors(trace.filter((x) => x.liveHeap !== undefined).map((x) => ({ minute: x.minute, totalPss: x.liveHeap! })));
+      const liveHalf = live.slice(Math.floor(live.length / 2));
+      if (liveHalf.length >= 3)
+        console.log(
+          `${"".padEnd(36)} V8 heap used after full collections, per-minute floor: trend ${slope(liveHalf).toFixed(2)} MB/min over the last half (floors: ${live.map((x) => x.totalPss.toFixed(1)).join(" ")} MB)`,
+        );
+    }
     if (SESSIONS > 0) {
       const before = sample(root);
       await sessions(server.base, t, SESSIONS);
@@ -436,6 +514,12 @@ async function run(label: string, databaseUrl?: string): Promise<void> {
       console.log(`${"".padEnd(36)} ${((after.totalPss - before.totalPss) / SESSIONS).toFixed(2)} MB per WhatsApp session (simulator provider)`);
     }
     t.close();
+    if (HEAP_DIR) {
+      // For offline reading: the PSS trace of the soak and the server's output with its --trace-gc lines.
+      const stem = path.join(HEAP_DIR, embedded ? "embedded" : "external");
+      writeFileSync(`${stem}-trace.json`, JSON.stringify({ soakStartedAt: soakStarted, trace }));
+      writeFileSync(`${stem}-server-output.log`, server.output());
+    }
   } finally {
     await server.stop();
   }

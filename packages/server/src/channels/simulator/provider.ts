@@ -35,7 +35,8 @@ export interface SimulatorOptions {
   onPhoneChange?: (companyId: number, connectionId: number, number: string) => void;
 }
 
-const MAX_MESSAGES_PER_PHONE = 200;
+/** Messages each simulated phone keeps (docs/api.md); bench/memory.ts reports when its soak has filled them. */
+export const MAX_MESSAGES_PER_PHONE = 200;
 /** Characters of a phone pairing code (Baileys' Crockford-like alphabet: no 0, O, I, U). */
 const PAIRING_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTVWXYZ";
 export const SIMULATOR_PAIRING_CODE_TTL_MS = 60_000;
