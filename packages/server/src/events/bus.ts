@@ -121,10 +121,13 @@ export class EventBus {
   async record(tx: DbOrTx, ...events: DomainEvent[]): Promise<void> {
     if (events.length === 0) return;
     this.tellWatchers("written", events);
-    await tx.insert(outboxEvents).values(events.map(toRow));
     // NOTIFY is transactional: other processes hear it only if and when this transaction commits. Its payload
     // names the companies and types (each once), so every process's watchers (read caches) hear of the change.
-    await this.notifications.notify(tx, CHANNEL, notifyPayload(events));
+    // The write and the NOTIFY are one statement (issue 20: every event write is on a hot path); a
+    // data-modifying WITH runs whether or not the outer query reads it.
+    await tx.execute(
+      sql`with written as ${tx.insert(outboxEvents).values(events.map(toRow))} select pg_notify(${CHANNEL}, ${notifyPayload(events)})`,
+    );
   }
 
   /** Writes events on their own (code without a transaction) and starts delivering them. In call order. */

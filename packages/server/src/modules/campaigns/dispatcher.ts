@@ -673,12 +673,16 @@ export class CampaignDispatcher {
   }
 
   /** A customer's message: rows of running campaigns on that connection waiting for this contact's reply. */
-  async onReply(companyId: number, messageId: number, connectionId: number): Promise<void> {
-    const [m] = await this.db
-      .select({ contactId: messages.contactId, fromMe: messages.fromMe })
-      .from(messages)
-      .where(and(eq(messages.companyId, companyId), eq(messages.id, messageId)))
-      .limit(1);
+  /** `contactId` comes with newer `messages.received` events (a customer's message, never ours); older ones are read. */
+  async onReply(companyId: number, messageId: number, connectionId: number, contactId?: number): Promise<void> {
+    const [m] =
+      contactId !== undefined
+        ? [{ contactId, fromMe: false }]
+        : await this.db
+            .select({ contactId: messages.contactId, fromMe: messages.fromMe })
+            .from(messages)
+            .where(and(eq(messages.companyId, companyId), eq(messages.id, messageId)))
+            .limit(1);
     if (!m || m.fromMe || m.contactId === null) return;
     const confirmed = await this.db.transaction(async (tx) => {
       const rows = await tx
@@ -830,7 +834,7 @@ export function startCampaignDispatcher(ctx: AppContext): () => void {
   });
   ctx.jobs.every(CAMPAIGN_SWEEP_JOB, "* * * * *", () => d.sweep());
   const unsubscribe = ctx.events.subscribe("campaignConfirmations", async (event) => {
-    if (event.type === "messages.received") await d.onReply(event.companyId, event.messageId, event.connectionId);
+    if (event.type === "messages.received") await d.onReply(event.companyId, event.messageId, event.connectionId, event.contactId);
   });
   const unsubscribeConnections = ctx.events.subscribe("campaignConnections", async (event) => {
     if (event.type === "connections.session" && event.connection.status === "CONNECTED") await d.onConnected(event.companyId, event.connection.id);

@@ -60,11 +60,14 @@ export class Chatbot {
     if (!c) return;
     const t = c.ticket;
     if (t.status !== "pending" || t.userId !== null || t.isGroup || t.connectionId === null) return;
-    const [m] = await this.db
-      .select({ body: messages.body, mediaType: messages.mediaType })
-      .from(messages)
-      .where(and(eq(messages.id, event.messageId), eq(messages.companyId, companyId)))
-      .limit(1);
+    const [m] =
+      event.body !== undefined && event.mediaType !== undefined
+        ? [{ body: event.body, mediaType: event.mediaType }]
+        : await this.db
+            .select({ body: messages.body, mediaType: messages.mediaType })
+            .from(messages)
+            .where(and(eq(messages.id, event.messageId), eq(messages.companyId, companyId)))
+            .limit(1);
     if (!m || m.mediaType === "call_log") return;
 
     const now = this.now();

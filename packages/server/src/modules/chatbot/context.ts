@@ -48,7 +48,10 @@ export async function loadTicketContext(db: DbOrTx, companyId: number, ticketId:
     .leftJoin(queues, eq(queues.id, tickets.queueId))
     .leftJoin(connections, eq(connections.id, tickets.connectionId))
     .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId)))
-    .limit(1);
+    .limit(1)
+    // Named, so each pooled connection parses and plans this six-table join once (it runs on every customer message).
+    .prepare("chatbot_ticket_context")
+    .execute();
   return row ?? null;
 }
 

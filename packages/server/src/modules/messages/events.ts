@@ -7,8 +7,20 @@ declare module "../../events/bus" {
   interface DomainEvents {
     "messages.created": { message: MessageDTO; ticket: TicketDTO };
     "messages.updated": { message: MessageDTO; scope: TicketScope };
-    /** An inbound customer message was stored (the chatbot and automatic messages react to it). */
-    "messages.received": { messageId: number; ticketId: number; ticketCreated: boolean; connectionId: number };
+    /**
+     * An inbound customer message was stored (the chatbot and automatic messages react to it). Its contact, body
+     * and media type travel with it, so consumers need not read the message back (issue 20); events written
+     * before they did lack them, hence optional.
+     */
+    "messages.received": {
+      messageId: number;
+      ticketId: number;
+      ticketCreated: boolean;
+      connectionId: number;
+      contactId?: number;
+      body?: string;
+      mediaType?: string;
+    };
   }
 }
 

@@ -9,7 +9,7 @@ import { presentContact } from "../contacts/presenter";
 import { MediaStore } from "../media/service";
 import { cycles } from "../tickets/cycles";
 import type { TicketScope } from "../tickets/policy";
-import { presentTicketById } from "../tickets/presenter";
+import { presentTicketById, presentTicketRow, selectTicketsWithTags, type TicketRowWithTags } from "../tickets/presenter";
 import { previewOf } from "./labels";
 import { presentMessage, presentMessagesById } from "./presenter";
 import { applyEdit, OWN_REACTION_SENDER, storeReaction } from "./reactions";
@@ -125,11 +125,11 @@ export class InboundPipeline {
     contactId: number,
     isGroup: boolean,
     msg: InboundMessage,
-  ): Promise<{ ticket: TicketRecord; created: boolean; claim?: InboundClaim }> {
+  ): Promise<{ ticket: TicketRecord; live?: TicketRowWithTags; created: boolean; claim?: InboundClaim }> {
+    // The live ticket comes locked with what its DTO shows (contact, attendant, queue, connection, tags), so the
+    // usual message builds its event from rows in hand (issue 20).
     const findLive = async () => {
-      const [live] = await tx
-        .select()
-        .from(tickets)
+      const [live] = await selectTicketsWithTags(tx)
         .where(
           and(
             eq(tickets.companyId, source.companyId),
@@ -139,16 +139,19 @@ export class InboundPipeline {
           ),
         )
         .limit(1)
-        .for("update");
+        .for("update", { of: tickets })
+        // Named, so each pooled connection parses and plans this five-table join once, not per message (issue 20).
+        .prepare("inbound_live_ticket")
+        .execute();
       return live;
     };
     const live = await findLive();
-    if (live) return { ticket: live, created: false };
+    if (live) return { ticket: live.ticket, live, created: false };
     // Chats run concurrently (issue 20): two addresses of one person (a LID and a phone, the 9th digit) may
     // reach here at once. The first to lock the contact opens the ticket; the other then finds it.
     await tx.execute(sql`select pg_advisory_xact_lock(${OPEN_TICKET_LOCK}, ${contactId})`);
     const opened = await findLive();
-    if (opened) return { ticket: opened, created: false };
+    if (opened) return { ticket: opened.ticket, live: opened, created: false };
     if (!msg.fromMe)
       for (const interceptor of this.interceptors) {
         const claim = await interceptor.claim(tx, { source, contactId, message: msg });
@@ -175,22 +178,27 @@ export class InboundPipeline {
     // the message, and no queue behind other chats' writes; the DTOs come from the rows in hand.
     try {
       stored = await this.db.transaction(async (tx) => {
-        const [duplicate] = await tx
-          .select({ id: messages.id })
-          .from(messages)
-          .where(
-            and(
-              eq(messages.companyId, source.companyId),
-              eq(messages.connectionId, source.connectionId),
-              eq(messages.providerMessageId, msg.providerMessageId),
-            ),
-          )
-          .limit(1);
-        if (duplicate) return null;
+        // A redelivered text message is refused by the unique index at its insert, which rolls all of this back
+        // (caught below): one statement less for every message (issue 20). A media message is checked first,
+        // so a redelivery does not write its file again.
+        if (msg.media) {
+          const [duplicate] = await tx
+            .select({ id: messages.id })
+            .from(messages)
+            .where(
+              and(
+                eq(messages.companyId, source.companyId),
+                eq(messages.connectionId, source.connectionId),
+                eq(messages.providerMessageId, msg.providerMessageId),
+              ),
+            )
+            .limit(1);
+          if (duplicate) return null;
+        }
         const { contact, created: newContact } = await resolveInboundContact(tx, source.companyId, source.connectionId, msg.chat, msg.chat.pushName);
         // A person writing for the first time is a new contact: the contacts page and webhooks hear of it.
         if (newContact) await this.ctx.events.record(tx, { type: "contacts.created", companyId: source.companyId, contact: presentContact(contact) });
-        const { ticket, created, claim } = await this.liveTicket(tx, source, contact.id, contact.isGroup, msg);
+        const { ticket, live, created, claim } = await this.liveTicket(tx, source, contact.id, contact.isGroup, msg);
         const file = msg.media ? await this.media.save(tx, source.companyId, msg.media.data, msg.media.fileName, msg.media.mimeType) : null;
         let quoted: QuotedRow | null = null;
         if (msg.quotedProviderMessageId) {
@@ -230,16 +238,19 @@ export class InboundPipeline {
             createdAt: msg.timestamp,
           })
           .returning();
+        const changes = {
+          lastMessage: previewOf(msg.kind, msg.body, file?.originalName),
+          lastMessageAt: msg.timestamp,
+          updatedAt: new Date(),
+        };
         await tx
           .update(tickets)
-          .set({
-            lastMessage: previewOf(msg.kind, msg.body, file?.originalName),
-            lastMessageAt: msg.timestamp,
-            updatedAt: new Date(),
-            unreadMessages: msg.fromMe ? 0 : claim ? tickets.unreadMessages : sql`${tickets.unreadMessages} + 1`,
-          })
+          .set({ ...changes, unreadMessages: msg.fromMe ? 0 : claim ? tickets.unreadMessages : sql`${tickets.unreadMessages} + 1` })
           .where(eq(tickets.id, ticket.id));
-        const ticketDto = (await presentTicketById(tx, source.companyId, ticket.id))!;
+        // The live ticket is locked since it was read: its DTO is that row with the changes above.
+        const ticketDto = live
+          ? presentTicketRow({ ...live, ticket: { ...live.ticket, ...changes, unreadMessages: msg.fromMe ? 0 : live.ticket.unreadMessages + 1 } })
+          : (await presentTicketById(tx, source.companyId, ticket.id))!;
         const message = presentMessage({ message: row!, contactName: contact.name, quoted });
         await this.ctx.events.record(
           tx,
@@ -255,6 +266,9 @@ export class InboundPipeline {
                   ticketId: ticket.id,
                   ticketCreated: created,
                   connectionId: source.connectionId,
+                  contactId: contact.id,
+                  body: row!.body,
+                  mediaType: row!.mediaType,
                 },
               ]),
         );

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connections, messages, tickets, userQueues } from "../../db/schema";
+import { connections, messages, outboxEvents, tickets, userQueues } from "../../db/schema";
 import type { ChannelAddress, InboundMessage } from "../../channels/types";
 import { buildQueue, buildTenant, collectEvents, connectSocket, login, nextEvent, type Session } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/testApp";
@@ -95,6 +95,25 @@ describe("inbound pipeline", () => {
       ["primeira conversa", first.id],
       ["segunda conversa", second.id],
     ]);
+  });
+
+  it("a message redelivered after its ticket closed opens nothing: no new ticket, no stored copy, no event", async () => {
+    const d = await desk();
+    const pipeline = pipelines.get(t.ctx)!;
+    const message = inbound(customer("5511990003333"), { body: "só uma vez" });
+    expect(await pipeline.receive(d.source, message)).toEqual(expect.any(Number));
+    const [first] = (await call(d.adminSession, "GET", "/tickets")).json().tickets;
+    await t.app.inject({ method: "PUT", url: `/api/tickets/${first.id}`, headers: d.adminSession.headers, payload: { status: "closed" } });
+    await t.ctx.events.drain();
+    const eventsBefore = await t.ctx.database.db.select().from(outboxEvents).where(eq(outboxEvents.companyId, d.company.id));
+    // The unique index refuses the copy at its insert; the ticket the transaction had opened meanwhile goes with it.
+    expect(await pipeline.receive(d.source, message)).toBeNull();
+    const rows = await t.ctx.database.db.select().from(tickets).where(eq(tickets.contactId, first.contact.id));
+    expect(rows.map((r) => r.status)).toEqual(["closed"]);
+    const stored = await t.ctx.database.db.select().from(messages).where(eq(messages.companyId, d.company.id));
+    expect(stored.map((m) => m.body)).toEqual(["só uma vez"]);
+    const eventsAfter = await t.ctx.database.db.select().from(outboxEvents).where(eq(outboxEvents.companyId, d.company.id));
+    expect(eventsAfter).toHaveLength(eventsBefore.length);
   });
 
   it("applies acks monotonically, marks contact deletions, and records missed calls", async () => {

@@ -59,35 +59,63 @@ export async function presentTickets(db: DbOrTx, rows: TicketRow[]): Promise<Tic
     list.push({ id: t.id, name: t.name, color: t.color });
     tagsByTicket.set(t.ticketId, list);
   }
-  return rows.map((r) => {
-    const t = r.ticket;
-    return {
-      id: t.id,
-      uuid: t.uuid,
-      status: t.status as TicketDTO["status"],
-      userId: t.userId,
-      user: t.userId !== null && r.userName !== null ? { id: t.userId, name: r.userName } : null,
-      queueId: t.queueId,
-      queue: t.queueId !== null && r.queueName !== null ? { id: t.queueId, name: r.queueName, color: r.queueColor ?? "" } : null,
-      whatsappId: t.connectionId,
-      whatsapp: t.connectionId !== null && r.connectionName !== null ? { id: t.connectionId, name: r.connectionName } : null,
-      contactId: t.contactId,
-      contact: r.contact,
-      tags: tagsByTicket.get(t.id) ?? [],
-      isGroup: t.isGroup,
-      chatbot: t.chatbot,
-      code: t.code,
-      lastMessage: t.lastMessage,
-      unreadMessages: t.unreadMessages,
-      createdAt: t.createdAt.toISOString(),
-      updatedAt: t.updatedAt.toISOString(),
-    };
-  });
+  return rows.map((r) => presentRow(r, tagsByTicket.get(r.ticket.id) ?? []));
+}
+
+function presentRow(r: TicketRow, tagList: TicketDTO["tags"]): TicketDTO {
+  const t = r.ticket;
+  return {
+    id: t.id,
+    uuid: t.uuid,
+    status: t.status as TicketDTO["status"],
+    userId: t.userId,
+    user: t.userId !== null && r.userName !== null ? { id: t.userId, name: r.userName } : null,
+    queueId: t.queueId,
+    queue: t.queueId !== null && r.queueName !== null ? { id: t.queueId, name: r.queueName, color: r.queueColor ?? "" } : null,
+    whatsappId: t.connectionId,
+    whatsapp: t.connectionId !== null && r.connectionName !== null ? { id: t.connectionId, name: r.connectionName } : null,
+    contactId: t.contactId,
+    contact: r.contact,
+    tags: tagList,
+    isGroup: t.isGroup,
+    chatbot: t.chatbot,
+    code: t.code,
+    lastMessage: t.lastMessage,
+    unreadMessages: t.unreadMessages,
+    createdAt: t.createdAt.toISOString(),
+    updatedAt: t.updatedAt.toISOString(),
+  };
+}
+
+/** The ticket's tags as JSON, by name, in the ticket's own select (a one-ticket DTO costs one round trip). */
+const tagsOfTicket = sql<TicketDTO["tags"]>`coalesce((
+  select json_agg(json_build_object('id', ${tags.id}, 'name', ${tags.name}, 'color', ${tags.color}) order by ${tags.name})
+  from ${ticketTags} inner join ${tags} on ${tags.id} = ${ticketTags.tagId}
+  where ${ticketTags.ticketId} = ${tickets.id} and ${ticketTags.companyId} = ${tickets.companyId}), '[]'::json)`;
+
+/** Ticket rows with their tags, for one ticket at a time (`presentTicketRow` turns one into its DTO). */
+export function selectTicketsWithTags(db: DbOrTx) {
+  return db
+    .select({ ...ticketSelection, tags: tagsOfTicket })
+    .from(tickets)
+    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
+    .leftJoin(users, eq(users.id, tickets.userId))
+    .leftJoin(queues, eq(queues.id, tickets.queueId))
+    .leftJoin(connections, eq(connections.id, tickets.connectionId));
+}
+
+export type TicketRowWithTags = TicketRow & { tags: TicketDTO["tags"] };
+
+export function presentTicketRow(row: TicketRowWithTags): TicketDTO {
+  return presentRow(row, row.tags);
 }
 
 export async function presentTicketById(db: DbOrTx, companyId: number, id: number): Promise<TicketDTO | null> {
-  const rows = await selectTickets(db).where(eq(tickets.id, id)).limit(1);
-  const row = rows[0];
-  if (!row || row.ticket.companyId !== companyId) return null;
-  return (await presentTickets(db, [row]))[0]!;
+  const [row] = await selectTicketsWithTags(db)
+    .where(and(eq(tickets.id, id), forCompany(tickets, companyId)))
+    .limit(1)
+    // Named: each pooled connection plans this five-table join once (every ticket change sends its DTO).
+    .prepare("ticket_dto_by_id")
+    .execute();
+  return row ? presentTicketRow(row) : null;
 }
