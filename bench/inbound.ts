@@ -20,7 +20,7 @@ import type { AppContext } from "../packages/server/src/context";
 import type { App } from "../packages/server/src/app";
 import { companies, plans, users } from "../packages/server/src/db/schema";
 import { pipelines } from "../packages/server/src/modules/messages/module";
-import { benchApp, percentile } from "./lib";
+import { benchApp, descendantsCpuMs, percentile } from "./lib";
 
 const MESSAGES = Number(process.env.BENCH_INBOUND ?? 2000);
 const PHONES = Number(process.env.BENCH_PHONES ?? 50);
@@ -234,6 +234,8 @@ export async function inboundBench(): Promise<void> {
     await customerSend(base, closed, `55119${String(81234501 + (i % PHONES))}`, body);
   };
   const started = process.hrtime.bigint();
+  const cpuBefore = process.cpuUsage();
+  const dbCpuBefore = descendantsCpuMs();
   const allBefore = statements.all;
   if (STATEMENTS_TOP > 0) statements.texts = new Map();
   let next = 0;
@@ -244,6 +246,9 @@ export async function inboundBench(): Promise<void> {
   );
   await Promise.race([allReceived, new Promise((_, reject) => setTimeout(() => reject(new Error(`only ${received}/${MESSAGES} arrived`)), 120_000))]);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const cpu = process.cpuUsage(cpuBefore);
+  const nodeCpuPerMessage = (cpu.user + cpu.system) / 1000 / MESSAGES;
+  const dbCpuPerMessage = (descendantsCpuMs() - dbCpuBefore) / MESSAGES;
   const allPerMessage = (statements.all - allBefore) / MESSAGES;
   const texts = statements.texts;
   statements.texts = null;
@@ -285,6 +290,12 @@ export async function inboundBench(): Promise<void> {
   console.log(
     `statements per message: pipeline alone ${pipelinePerMessage.toFixed(1)} (${PHONES} phones: mostly a known contact's open ticket); ` +
       `whole process over the closed loop ${allPerMessage.toFixed(1)} (HTTP, pipeline, outbox delivery, bot)`,
+  );
+  console.log(
+    `CPU per message over the closed loop: this process (server and load generator) ${nodeCpuPerMessage.toFixed(2)} ms` +
+      (ctx.database.kind === "embedded"
+        ? `, the embedded PostgreSQL's processes ${dbCpuPerMessage.toFixed(2)} ms`
+        : " (the external PostgreSQL's not counted)"),
   );
   if (texts)
     for (const [text, n] of [...texts].sort((a, b) => b[1] - a[1]).slice(0, STATEMENTS_TOP))

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { buildApp, type App } from "../packages/server/src/app";
@@ -58,4 +58,42 @@ export function report(name: string, samples: number[], baseline?: number[]): vo
   let line = `${name.padEnd(48)} p50 ${p50.toFixed(2).padStart(8)} ms   p95 ${p95.toFixed(2).padStart(8)} ms`;
   if (baseline) line += `   ×${(p95 / percentile(baseline, 95)).toFixed(2)} of raw SQL p95`;
   console.log(line);
+}
+
+/**
+ * CPU time (ms) of every process descending from this one (the embedded PostgreSQL and its backends), with the
+ * children they have reaped; Linux only (0 elsewhere). Read beside `process.cpuUsage()`, it gives CPU per unit
+ * of work, which, unlike latency, holds when other work shares the machine.
+ */
+export function descendantsCpuMs(root = process.pid): number {
+  const procs: { pid: number; ppid: number; ticks: number }[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return 0;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // After the command's ")": state, ppid, … utime (14th field), stime, cutime, cstime.
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      procs.push({ pid: Number(entry), ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) });
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const inTree = new Set([root]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const p of procs)
+      if (!inTree.has(p.pid) && inTree.has(p.ppid)) {
+        inTree.add(p.pid);
+        grew = true;
+      }
+  }
+  // Linux reports CPU in clock ticks of 1/100 s (USER_HZ).
+  return procs.filter((p) => p.pid !== root && inTree.has(p.pid)).reduce((sum, p) => sum + p.ticks * 10, 0);
 }
