@@ -116,6 +116,30 @@ describe("inbound pipeline", () => {
     expect(eventsAfter).toHaveLength(eventsBefore.length);
   });
 
+  it("pages a conversation by pageNumber and by beforeId, in any order, again and again (each form of the page query is its own prepared statement)", async () => {
+    const d = await desk();
+    const pipeline = pipelines.get(t.ctx)!;
+    const chat = customer("5511990004444");
+    for (let i = 1; i <= 45; i++)
+      await pipeline.receive(d.source, inbound(chat, { body: `m${i}`, timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)) }));
+    const [ticket] = (await call(d.adminSession, "GET", "/tickets")).json().tickets;
+    const bodies = async (query: string) => {
+      const res = await call(d.adminSession, "GET", `/messages/${ticket.id}?${query}`);
+      expect(res.statusCode).toBe(200);
+      return res.json().messages.map((m: { body: string }) => m.body) as string[];
+    };
+    const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `m${from + i}`);
+    // More rounds than the pool has connections, so every form meets connections that ran the others.
+    for (let round = 0; round < 8; round++) {
+      expect(await bodies("pageNumber=2")).toEqual(range(6, 25));
+      const first = await bodies("pageNumber=1");
+      expect(first).toEqual(range(26, 45));
+      expect(await bodies("pageNumber=3")).toEqual(range(1, 5));
+      const [oldest] = (await call(d.adminSession, "GET", `/messages/${ticket.id}?pageNumber=1`)).json().messages;
+      expect(await bodies(`beforeId=${oldest.id}`)).toEqual(range(6, 25));
+    }
+  });
+
   it("applies acks monotonically, marks contact deletions, and records missed calls", async () => {
     const d = await desk();
     const pipeline = pipelines.get(t.ctx)!;

@@ -9,7 +9,7 @@ import type { Actor } from "../auth/service";
 import { MediaStore } from "../media/service";
 import { mediaKindOf } from "../media/sniff";
 import { canSeeTicket, ticketPolicy, type TicketScope } from "../tickets/policy";
-import { presentTicketById, presentTickets, selectTickets } from "../tickets/presenter";
+import { presentTicketById, presentTicketRow, ticketRowById } from "../tickets/presenter";
 import { addressOfContact, sessionFor } from "./gateway";
 import { assertCustomerServiceWindow, customerServiceWindow, OUTSIDE_WINDOW_REASON } from "../../channels/cloudapi/window";
 import { CloudApiSendError, CloudApiSession, type TemplateSend } from "../../channels/cloudapi/provider";
@@ -107,11 +107,9 @@ export class MessagesService {
    * history), newest page first, oldest first within a page, so the view can mark where tickets change.
    */
   async list(actor: Actor, ticketId: number, pageNumber: number, beforeId?: number): Promise<MessageListResponse> {
-    // The ticket with its contact, user, queue and connection in one read: it answers the visibility check
-    // and becomes the answer's `ticket` (its tags are read beside the page), two round trips before the page.
-    const [row] = await selectTickets(this.db)
-      .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, actor.companyId)))
-      .limit(1);
+    // The ticket with its contact, user, queue, connection and tags in one planned-once read (issue 20): it
+    // answers the visibility check and becomes the answer's `ticket`.
+    const row = await ticketRowById(this.db, actor.companyId, ticketId);
     if (!row) throw notFound("ERR_NO_TICKET_FOUND");
     const t = row.ticket;
     if (!canSeeTicket(actor, t)) throw new AppError("ERR_ACCESS_DENIED", 403);
@@ -133,13 +131,13 @@ export class MessagesService {
       )
       .orderBy(desc(messages.createdAt), desc(messages.id))
       .limit(MESSAGES_PAGE_SIZE + 1);
-    const [rows, [ticket]] = await Promise.all([
-      beforeId ? query : query.offset((pageNumber - 1) * MESSAGES_PAGE_SIZE),
-      presentTickets(this.db, [row]),
-    ]);
+    // Named per form of its text (keyset, first page — drizzle writes no OFFSET 0 —, OFFSET; a ticket without
+    // connection reads "is null"): planned once per pooled connection, as the page of every conversation opened.
+    const form = `${beforeId ? "before" : pageNumber > 1 ? "offset" : "first"}_${t.connectionId === null ? "noconn" : "conn"}`;
+    const rows = await (beforeId ? query : query.offset((pageNumber - 1) * MESSAGES_PAGE_SIZE)).prepare(`messages_page_${form}`).execute();
     const hasMore = rows.length > MESSAGES_PAGE_SIZE;
     const page = await presentRows(this.db, rows.slice(0, MESSAGES_PAGE_SIZE).reverse());
-    return { messages: page, hasMore, ticket: ticket! };
+    return { messages: page, hasMore, ticket: presentTicketRow(row) };
   }
 
   /**

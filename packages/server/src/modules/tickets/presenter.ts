@@ -111,11 +111,17 @@ export function presentTicketRow(row: TicketRowWithTags): TicketDTO {
 }
 
 export async function presentTicketById(db: DbOrTx, companyId: number, id: number): Promise<TicketDTO | null> {
+  const row = await ticketRowById(db, companyId, id);
+  return row ? presentTicketRow(row) : null;
+}
+
+/** One ticket's row with its tags (what `presentTicketRow` needs), in one planned-once statement. */
+export async function ticketRowById(db: DbOrTx, companyId: number, id: number): Promise<TicketRowWithTags | undefined> {
   const [row] = await selectTicketsWithTags(db)
     .where(and(eq(tickets.id, id), forCompany(tickets, companyId)))
     .limit(1)
     // Named: each pooled connection plans this five-table join once (every ticket change sends its DTO).
     .prepare("ticket_dto_by_id")
     .execute();
-  return row ? presentTicketRow(row) : null;
+  return row;
 }
