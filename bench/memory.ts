@@ -164,7 +164,7 @@ async function startServer(databaseUrl?: string): Promise<Running> {
   // What `npm start` runs (npm run start -w @balcao/server → node … --enable-source-maps dist/bin/main.js, the
   // compiled server: `npm run build` first), minus npm itself; BENCH_MEMORY_FROM_SOURCES=1 runs src/main.ts
   // through tsx instead. The flags of packages/server's start script unless BENCH_MEMORY_NODE_FLAGS says otherwise.
-  const nodeFlags = (process.env.BENCH_MEMORY_NODE_FLAGS ?? "--max-semi-space-size=4").split(" ").filter(Boolean);
+  const nodeFlags = (process.env.BENCH_MEMORY_NODE_FLAGS ?? "--max-semi-space-size=4 --heap-growing-percent=20").split(" ").filter(Boolean);
   if (HEAP_DIR) nodeFlags.push("--trace-gc");
   if (HEAP_SNAPSHOTS) nodeFlags.push("--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${HEAP_DIR}`);
   const entry = SERVER_FROM_SOURCES ? ["--import", "tsx", "src/main.ts"] : ["--enable-source-maps", "dist/bin/main.js"];
