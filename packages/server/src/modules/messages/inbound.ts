@@ -26,6 +26,9 @@ type TicketRecord = typeof tickets.$inferSelect;
 const OPEN_TICKET_LOCK = 7_243_102;
 type QuotedRow = { id: number; body: string; fromMe: boolean; mediaType: string; isDeleted: boolean };
 const scopeOf = (t: TicketRecord): TicketScope => ({ userId: t.userId, queueId: t.queueId, status: t.status });
+/** The message a provider knows by this id on this connection (the unique index's columns). */
+const ofProviderId = (source: ChannelSource, providerMessageId: string) =>
+  and(eq(messages.companyId, source.companyId), eq(messages.connectionId, source.connectionId), eq(messages.providerMessageId, providerMessageId));
 
 /** Spec §2 text of a missed call, in the company's clock. */
 export function missedCallText(at: Date, timeZone: string): string {
@@ -182,17 +185,7 @@ export class InboundPipeline {
         // (caught below): one statement less for every message (issue 20). A media message is checked first,
         // so a redelivery does not write its file again.
         if (msg.media) {
-          const [duplicate] = await tx
-            .select({ id: messages.id })
-            .from(messages)
-            .where(
-              and(
-                eq(messages.companyId, source.companyId),
-                eq(messages.connectionId, source.connectionId),
-                eq(messages.providerMessageId, msg.providerMessageId),
-              ),
-            )
-            .limit(1);
+          const [duplicate] = await tx.select({ id: messages.id }).from(messages).where(ofProviderId(source, msg.providerMessageId)).limit(1);
           if (duplicate) return null;
         }
         const { contact, created: newContact } = await resolveInboundContact(tx, source.companyId, source.connectionId, msg.chat, msg.chat.pushName);
@@ -205,13 +198,7 @@ export class InboundPipeline {
           const [q] = await tx
             .select({ id: messages.id, body: messages.body, fromMe: messages.fromMe, mediaType: messages.mediaType, isDeleted: messages.isDeleted })
             .from(messages)
-            .where(
-              and(
-                eq(messages.companyId, source.companyId),
-                eq(messages.connectionId, source.connectionId),
-                eq(messages.providerMessageId, msg.quotedProviderMessageId),
-              ),
-            )
+            .where(ofProviderId(source, msg.quotedProviderMessageId))
             .limit(1);
           quoted = q ?? null;
         }
@@ -291,11 +278,7 @@ export class InboundPipeline {
     set: Partial<Record<keyof typeof messages.$inferInsert, unknown>>,
     fromMe?: boolean,
   ) {
-    const conditions = [
-      eq(messages.companyId, source.companyId),
-      eq(messages.connectionId, source.connectionId),
-      eq(messages.providerMessageId, providerMessageId),
-    ];
+    const conditions = [ofProviderId(source, providerMessageId)];
     if (fromMe !== undefined) conditions.push(eq(messages.fromMe, fromMe));
     const [row] = await this.db
       .update(messages)
@@ -316,13 +299,7 @@ export class InboundPipeline {
     const [m] = await this.db
       .select({ id: messages.id, ticketId: messages.ticketId })
       .from(messages)
-      .where(
-        and(
-          eq(messages.companyId, source.companyId),
-          eq(messages.connectionId, source.connectionId),
-          eq(messages.providerMessageId, event.providerMessageId),
-        ),
-      )
+      .where(ofProviderId(source, event.providerMessageId))
       .limit(1);
     if (!m) return;
     const sender = event.fromMe ? OWN_REACTION_SENDER : (event.sender ?? event.chat).id;
