@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PAGE_ACCESS } from "@balcao/shared";
 import { boot } from "./bootstrap";
 
 describe("boot: the light login shell or the whole app (issue 20)", () => {
@@ -27,5 +28,18 @@ describe("boot: the light login shell or the whole app (issue 20)", () => {
     expect(boot("/signup/", null)).toEqual({ mode: "app" });
     expect(boot("/simulator", null)).toEqual({ mode: "app" });
     expect(boot("/simulator/4", null)).toEqual({ mode: "app" });
+    expect(boot("/Simulator/4/", null)).toEqual({ mode: "app" });
+    // Paths no public page matches go where the router's catch-all would send them.
+    expect(boot("/simulator/4/extra", null)).toEqual({ mode: "login", path: "/login" });
+  });
+
+  it("follows PAGE_ACCESS: a page made private there is no longer started without a session", () => {
+    const publicPages = Object.entries(PAGE_ACCESS).filter(([, level]) => level === "public");
+    expect(publicPages.map(([pattern]) => pattern).sort()).toEqual(["/login", "/signup", "/simulator/:connectionId?"]);
+    for (const [pattern, level] of Object.entries(PAGE_ACCESS)) {
+      if (pattern === "/login") continue;
+      const sample = pattern.replace(/:[^/]+\??/g, "7");
+      expect(boot(sample, null).mode, pattern).toBe(level === "public" ? "app" : "login");
+    }
   });
 });
