@@ -6,7 +6,7 @@ import { contacts, tags, tickets, ticketTags } from "../../db/schema";
 import { AppError, forbidden, notFound } from "../../http/errors";
 import type { Actor } from "../auth/service";
 import { tagPolicy } from "../tags/policy";
-import { presentTicketById } from "../tickets/presenter";
+import { presentTicketById, tagsOfTicket } from "../tickets/presenter";
 
 export class KanbanService {
   constructor(private readonly ctx: AppContext) {}
@@ -18,7 +18,7 @@ export class KanbanService {
   /**
    * The board's cards: pending and open tickets the caller may see (spec §6: a profile-user and a supervisor
    * only their queues', queue-less ones and their own), narrowed to `queueIds` (plus queue-less ones, like the
-   * ticket lists). Two queries whatever the size: the tickets with their contact, then their tags.
+   * ticket lists). One query whatever the size: the tickets with their contact and tags.
    */
   async board(actor: Actor, queueIds: number[] | undefined): Promise<KanbanResponse> {
     const conditions: (SQL | undefined)[] = [eq(tickets.companyId, actor.companyId), inArray(tickets.status, ["pending", "open"])];
@@ -39,6 +39,7 @@ export class KanbanService {
         unreadMessages: tickets.unreadMessages,
         updatedAt: tickets.updatedAt,
         contact: { id: contacts.id, name: contacts.name, number: contacts.number },
+        tags: tagsOfTicket,
       })
       .from(tickets)
       .innerJoin(contacts, and(eq(contacts.id, tickets.contactId), eq(contacts.companyId, actor.companyId)))
@@ -46,27 +47,11 @@ export class KanbanService {
       .orderBy(desc(tickets.updatedAt), desc(tickets.id))
       .limit(KANBAN_MAX_TICKETS + 1);
     const page = rows.slice(0, KANBAN_MAX_TICKETS);
-    const tagRows = page.length
-      ? await this.db
-          .select({ ticketId: ticketTags.ticketId, id: tags.id, name: tags.name, color: tags.color })
-          .from(ticketTags)
-          .innerJoin(tags, and(eq(tags.id, ticketTags.tagId), eq(tags.companyId, actor.companyId)))
-          // One array parameter, not thousands of placeholders.
-          .where(and(eq(ticketTags.companyId, actor.companyId), sql`${ticketTags.ticketId} = any(${sql.param(page.map((r) => r.id))}::int[])`))
-          .orderBy(asc(tags.name), asc(tags.id))
-      : [];
-    const tagsByTicket = new Map<number, KanbanTicketDTO["tags"]>();
-    for (const t of tagRows) {
-      const list = tagsByTicket.get(t.ticketId) ?? [];
-      list.push({ id: t.id, name: t.name, color: t.color });
-      tagsByTicket.set(t.ticketId, list);
-    }
     return {
       tickets: page.map((r) => ({
         ...r,
         status: r.status as KanbanTicketDTO["status"],
         updatedAt: r.updatedAt.toISOString(),
-        tags: tagsByTicket.get(r.id) ?? [],
       })),
       truncated: rows.length > KANBAN_MAX_TICKETS,
     };

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { TicketDTO } from "@balcao/shared";
 import type { DbOrTx } from "../../db/client";
 import { connections, contacts, queues, tags, tickets, ticketTags, users } from "../../db/schema";
@@ -23,46 +23,7 @@ export const ticketSelection = {
   cursorAt: sql<string>`(extract(epoch from ${tickets.updatedAt}) * 1000000)::bigint::text`,
 };
 
-export function selectTickets(db: DbOrTx) {
-  return db
-    .select(ticketSelection)
-    .from(tickets)
-    .innerJoin(contacts, eq(contacts.id, tickets.contactId))
-    .leftJoin(users, eq(users.id, tickets.userId))
-    .leftJoin(queues, eq(queues.id, tickets.queueId))
-    .leftJoin(connections, eq(connections.id, tickets.connectionId));
-}
-
-export type TicketRow = Awaited<ReturnType<ReturnType<typeof selectTickets>["execute"]>>[number];
-
-/** Builds DTOs for a page of rows; tags come in one extra query for the whole page. */
-export async function presentTickets(db: DbOrTx, rows: TicketRow[]): Promise<TicketDTO[]> {
-  if (rows.length === 0) return [];
-  const tagRows = await db
-    .select({ ticketId: ticketTags.ticketId, id: tags.id, name: tags.name, color: tags.color })
-    .from(ticketTags)
-    .innerJoin(tags, eq(tags.id, ticketTags.tagId))
-    // A page belongs to one company; the company filter keeps this child lookup scoped like its parents.
-    .where(
-      and(
-        forCompany(ticketTags, rows[0]!.ticket.companyId),
-        inArray(
-          ticketTags.ticketId,
-          rows.map((r) => r.ticket.id),
-        ),
-      ),
-    )
-    .orderBy(asc(tags.name));
-  const tagsByTicket = new Map<number, TicketDTO["tags"]>();
-  for (const t of tagRows) {
-    const list = tagsByTicket.get(t.ticketId) ?? [];
-    list.push({ id: t.id, name: t.name, color: t.color });
-    tagsByTicket.set(t.ticketId, list);
-  }
-  return rows.map((r) => presentRow(r, tagsByTicket.get(r.ticket.id) ?? []));
-}
-
-function presentRow(r: TicketRow, tagList: TicketDTO["tags"]): TicketDTO {
+export function presentTicketRow(r: TicketRowWithTags): TicketDTO {
   const t = r.ticket;
   return {
     id: t.id,
@@ -76,7 +37,7 @@ function presentRow(r: TicketRow, tagList: TicketDTO["tags"]): TicketDTO {
     whatsapp: t.connectionId !== null && r.connectionName !== null ? { id: t.connectionId, name: r.connectionName } : null,
     contactId: t.contactId,
     contact: r.contact,
-    tags: tagList,
+    tags: r.tags,
     isGroup: t.isGroup,
     chatbot: t.chatbot,
     code: t.code,
@@ -87,13 +48,16 @@ function presentRow(r: TicketRow, tagList: TicketDTO["tags"]): TicketDTO {
   };
 }
 
-/** The ticket's tags as JSON, by name, in the ticket's own select (a one-ticket DTO costs one round trip). */
-const tagsOfTicket = sql<TicketDTO["tags"]>`coalesce((
-  select json_agg(json_build_object('id', ${tags.id}, 'name', ${tags.name}, 'color', ${tags.color}) order by ${tags.name})
+/**
+ * The ticket's tags as JSON, by name, in the ticket's own select: a DTO, or a page or board of them, costs one
+ * round trip. Under ORDER BY ... LIMIT the planner evaluates this sub-select for the returned rows only.
+ */
+export const tagsOfTicket = sql<TicketDTO["tags"]>`coalesce((
+  select json_agg(json_build_object('id', ${tags.id}, 'name', ${tags.name}, 'color', ${tags.color}) order by ${tags.name}, ${tags.id})
   from ${ticketTags} inner join ${tags} on ${tags.id} = ${ticketTags.tagId}
   where ${ticketTags.ticketId} = ${tickets.id} and ${ticketTags.companyId} = ${tickets.companyId}), '[]'::json)`;
 
-/** Ticket rows with their tags, for one ticket at a time (`presentTicketRow` turns one into its DTO). */
+/** Ticket rows with their contact, user, queue, connection and tags (`presentTicketRow` turns one into its DTO). */
 export function selectTicketsWithTags(db: DbOrTx) {
   return db
     .select({ ...ticketSelection, tags: tagsOfTicket })
@@ -104,11 +68,7 @@ export function selectTicketsWithTags(db: DbOrTx) {
     .leftJoin(connections, eq(connections.id, tickets.connectionId));
 }
 
-export type TicketRowWithTags = TicketRow & { tags: TicketDTO["tags"] };
-
-export function presentTicketRow(row: TicketRowWithTags): TicketDTO {
-  return presentRow(row, row.tags);
-}
+export type TicketRowWithTags = Awaited<ReturnType<ReturnType<typeof selectTicketsWithTags>["execute"]>>[number];
 
 export async function presentTicketById(db: DbOrTx, companyId: number, id: number): Promise<TicketDTO | null> {
   const row = await ticketRowById(db, companyId, id);

@@ -20,7 +20,7 @@ import type { Actor } from "../auth/service";
 import { relayOf } from "../messages/sendRelay";
 import { cycles } from "./cycles";
 import { canSeeTicket, ticketPolicy, type TicketScope } from "./policy";
-import { presentTicketById, presentTickets, selectTickets } from "./presenter";
+import { presentTicketById, presentTicketRow, selectTicketsWithTags } from "./presenter";
 
 export const TICKETS_PAGE_SIZE = 40;
 /** Spec §5 text for a refused ticket (shown verbatim). */
@@ -50,7 +50,7 @@ export class TicketsService {
     const last = page.at(-1);
     // The next page starts after the last row's (updated_at, id), whatever moved or arrived meanwhile.
     const nextCursor = hasMore && last ? encodeKeysetCursor({ at: Number(last.cursorAt), id: last.ticket.id }) : null;
-    return { tickets: await presentTickets(this.db, page), hasMore, nextCursor };
+    return { tickets: page.map(presentTicketRow), hasMore, nextCursor };
   }
 
   /**
@@ -125,7 +125,7 @@ export class TicketsService {
         sql`(${tickets.updatedAt}, ${tickets.id}) < (timestamptz 'epoch' + ${q.cursor.at}::bigint * interval '1 microsecond', ${q.cursor.id}::int)`,
       );
     }
-    const query = selectTickets(this.db)
+    const query = selectTicketsWithTags(this.db)
       .where(and(...conditions))
       .orderBy(desc(tickets.updatedAt), desc(tickets.id))
       .limit(TICKETS_PAGE_SIZE + 1);
