@@ -20,6 +20,7 @@ import type { AppContext } from "../context";
 import { connectionQueues, queues, settings } from "../db/schema";
 import type { WrittenEvents } from "../events/bus";
 import { queueOrder } from "../modules/queues/service";
+import { perContext } from "../perContext";
 
 export type CachedQueue = Readonly<typeof queues.$inferSelect>;
 
@@ -188,14 +189,5 @@ export class ReadCache {
   }
 }
 
-const caches = new WeakMap<AppContext, ReadCache>();
-
 /** The read cache of an app context (one per process; created on first use). */
-export function readCache(ctx: AppContext): ReadCache {
-  let cache = caches.get(ctx);
-  if (!cache) {
-    cache = new ReadCache(ctx);
-    caches.set(ctx, cache);
-  }
-  return cache;
-}
+export const readCache = perContext((ctx) => new ReadCache(ctx));

@@ -49,6 +49,7 @@ import { presentMessagesById } from "../messages/presenter";
 import { mediaKindOf } from "../media/sniff";
 import { presentTicketById } from "../tickets/presenter";
 import { campaignCounts, presentCampaignById } from "./presenter";
+import { perContext } from "../../perContext";
 
 export const CAMPAIGN_START_JOB = "campaigns.start";
 export const CAMPAIGN_TICK_JOB = "campaigns.tick";
@@ -809,17 +810,8 @@ export function parseJson(value: string): unknown {
   }
 }
 
-const dispatchers = new WeakMap<AppContext, CampaignDispatcher>();
-
 /** One dispatcher per app context, shared by the routes and the background work. */
-export function dispatcherFor(ctx: AppContext): CampaignDispatcher {
-  let d = dispatchers.get(ctx);
-  if (!d) {
-    d = new CampaignDispatcher(ctx);
-    dispatchers.set(ctx, d);
-  }
-  return d;
-}
+export const dispatcherFor = perContext((ctx) => new CampaignDispatcher(ctx));
 
 /** The module's background work: start and tick jobs, the minute sweep, and replies to confirmations. */
 export function startCampaignDispatcher(ctx: AppContext): () => void {

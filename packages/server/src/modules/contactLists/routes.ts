@@ -20,14 +20,10 @@ import { receiveMultipart, type MultipartForm } from "../../http/uploads";
 import { sampleCsv, sampleXlsx, SAMPLE_FILE_NAME } from "./sample";
 import { ContactListsService } from "./service";
 import { sniffFormat } from "./spreadsheet";
+import { perContext } from "../../perContext";
 
-const services = new WeakMap<AppContext, ContactListsService>();
 /** One service per app (the routes and the start hook share its job handlers). */
-export function contactListsService(ctx: AppContext): ContactListsService {
-  let service = services.get(ctx);
-  if (!service) services.set(ctx, (service = new ContactListsService(ctx)));
-  return service;
-}
+export const contactListsService = perContext((ctx) => new ContactListsService(ctx));
 
 /** A spreadsheet of 50,000 contacts is 1.5–3 MB; the file is kept in the database until imported. */
 const IMPORT_MAX_BYTES = 20 * 1024 * 1024;

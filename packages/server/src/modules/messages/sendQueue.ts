@@ -26,6 +26,7 @@ import { connections, messages, settings, tickets } from "../../db/schema";
 import type { StatusChange } from "../../channels/manager";
 import { presentMessagesById } from "./presenter";
 import { deliveryOutcome, type MessagesService } from "./service";
+import { perContext } from "../../perContext";
 
 export const SEND_WHILE_DISCONNECTED_SETTING = "sendWhileDisconnected";
 export const SEND_QUEUE_JOB = "messages.sendQueued";
@@ -266,16 +267,7 @@ export class SendQueue {
   }
 }
 
-const queues = new WeakMap<AppContext, SendQueue>();
-
-export function sendQueueOf(ctx: AppContext): SendQueue {
-  let q = queues.get(ctx);
-  if (!q) {
-    q = new SendQueue(ctx);
-    queues.set(ctx, q);
-  }
-  return q;
-}
+export const sendQueueOf = perContext((ctx) => new SendQueue(ctx));
 
 /**
  * Module start: the job, a run when a connection comes back to CONNECTED, and a sweep on the owner (every

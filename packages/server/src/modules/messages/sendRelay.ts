@@ -21,6 +21,7 @@ import { connectionLeases, messages } from "../../db/schema";
 import { ChannelError } from "../../channels/types";
 import { CloudApiSession } from "../../channels/cloudapi/provider";
 import { addressOfContact, sessionFor } from "./gateway";
+import { perContext } from "../../perContext";
 
 const SEND = "balcao_send";
 const SENT = "balcao_sent";
@@ -54,16 +55,7 @@ export type RelayOutcome = { error: ChannelErrorCode | null } | "timeout";
 export type DeliverHere = (companyId: number, messageId: number, voice: boolean) => Promise<unknown>;
 
 /** One relay per app context: every service of the process shares its waiters and its listener. */
-const relays = new WeakMap<AppContext, SendRelay>();
-
-export function relayOf(ctx: AppContext): SendRelay {
-  let relay = relays.get(ctx);
-  if (!relay) {
-    relay = new SendRelay(ctx);
-    relays.set(ctx, relay);
-  }
-  return relay;
-}
+export const relayOf = perContext((ctx) => new SendRelay(ctx));
 
 export class SendRelay {
   private readonly waiters = new Map<string, (answer: Answer) => void>();

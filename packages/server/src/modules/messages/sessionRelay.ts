@@ -13,6 +13,7 @@ import type { AppContext } from "../../context";
 import { ChannelError, type ChannelSession } from "../../channels/types";
 import { sessionFor } from "./gateway";
 import { relayOf } from "./sendRelay";
+import { perContext } from "../../perContext";
 
 const ASK = "balcao_session";
 const DONE = "balcao_session_done";
@@ -58,16 +59,7 @@ export type SessionAnywhere = Pick<ChannelSession, "checkNumber" | "listContacts
 
 export type CallHandler = (request: Extract<SessionRequest, { kind: "call" }>) => Promise<unknown>;
 
-const relays = new WeakMap<AppContext, SessionRelay>();
-
-export function sessionRelayOf(ctx: AppContext): SessionRelay {
-  let relay = relays.get(ctx);
-  if (!relay) {
-    relay = new SessionRelay(ctx);
-    relays.set(ctx, relay);
-  }
-  return relay;
-}
+export const sessionRelayOf = perContext((ctx) => new SessionRelay(ctx));
 
 export class SessionRelay {
   private readonly waiters = new Map<string, (answer: Answer) => void>();

@@ -31,6 +31,7 @@ import { deliveryOutcome, MessagesService } from "../messages/service";
 import { openOrReuseTicket } from "../tickets/outbound";
 import { presentTicketById } from "../tickets/presenter";
 import { presentScheduleById } from "./presenter";
+import { perContext } from "../../perContext";
 
 export const SCHEDULE_SEND_JOB = "schedules.send";
 export const SCHEDULE_SWEEP_JOB = "schedules.sweep";
@@ -387,17 +388,8 @@ export class ScheduleSender {
   }
 }
 
-const senders = new WeakMap<AppContext, ScheduleSender>();
-
 /** One sender per app context, shared by the routes and the background work. */
-export function senderFor(ctx: AppContext): ScheduleSender {
-  let sender = senders.get(ctx);
-  if (!sender) {
-    sender = new ScheduleSender(ctx);
-    senders.set(ctx, sender);
-  }
-  return sender;
-}
+export const senderFor = perContext((ctx) => new ScheduleSender(ctx));
 
 /** The module's background work: the send job, the minute sweep, and the owner's poll. */
 export function startScheduleSender(ctx: AppContext): () => void {
