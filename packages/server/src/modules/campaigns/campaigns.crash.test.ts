@@ -12,7 +12,7 @@ import type { CampaignDTO } from "@balcao/shared";
 import { buildApp, type App } from "../../app";
 import { createContext, type AppContext } from "../../context";
 import { openDatabase, type Database } from "../../db/client";
-import { campaigns, campaignShippings, messages } from "../../db/schema";
+import { campaigns, campaignShippings, connections, messages } from "../../db/schema";
 import { phoneInbox, seedList, type SeededList } from "../../test/campaigns";
 import { buildTenant, type Session } from "../../test/factories";
 import { createTestApp, type TestApp } from "../../test/testApp";
@@ -78,7 +78,13 @@ const call = (app: App, s: Session, method: "GET" | "POST" | "PUT" | "DELETE", u
 async function campaignIn(owner: Instance, contacts: number) {
   const tenant = await buildTenant(owner.app);
   const created = (await call(owner.app, tenant.adminSession, "POST", "/whatsapp", { name: `Sim ${Math.random()}`, isDefault: true })).json();
-  expect((await call(owner.app, tenant.adminSession, "POST", `/simulator/${created.id}/scan`, { code: created.qrcode })).statusCode).toBe(200);
+  // Another process may claim the new connection before its creator does; its session then shows the QR a
+  // moment after the creation's answer, which carries none yet. Scan what the connection shows.
+  const qrcode = async () =>
+    (await t.ctx.database.db.select({ qrcode: connections.qrcode }).from(connections).where(eq(connections.id, created.id)))[0]?.qrcode;
+  await expect.poll(qrcode, { timeout: 10_000, interval: 50 }).toBeTruthy();
+  const scan = await call(owner.app, tenant.adminSession, "POST", `/simulator/${created.id}/scan`, { code: await qrcode() });
+  expect(scan.statusCode, scan.body).toBe(200);
   await call(owner.app, tenant.adminSession, "POST", "/campaign-settings", {
     settings: { messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0 },
   });
