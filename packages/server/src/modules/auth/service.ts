@@ -211,7 +211,11 @@ export class AuthService {
           gt(refreshSessions.expiresAt, new Date()),
         ),
       )
-      .limit(1);
+      .limit(1)
+      // Named: every authenticated request and socket handshake runs this join; each pooled connection plans
+      // it once instead of every time (~0.3 ms of planning per request).
+      .prepare("auth_session_actor")
+      .execute();
     if (!found) throw new AppError("ERR_SESSION_EXPIRED", 401);
     const { user, company } = found;
     const { billingOnly } = this.subscriptionAccess(company, user);
