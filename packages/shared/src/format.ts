@@ -18,9 +18,27 @@ export function daysUntil(dueDate: string, today: string): number {
   return Math.round((parseIsoDate(dueDate).getTime() - parseIsoDate(today).getTime()) / 86_400_000);
 }
 
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * One Intl.DateTimeFormat per locale and options: building one costs ~0.1 ms (the time zone and locale data
+ * are resolved each time), and the server formats on every request and every inbound message.
+ */
+export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let format = dateTimeFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, options);
+    // Bounded: one entry per time zone in use and format; a flood of distinct zones only rebuilds.
+    if (dateTimeFormats.size >= 500) dateTimeFormats.clear();
+    dateTimeFormats.set(key, format);
+  }
+  return format;
+}
+
 /** Today's calendar date (yyyy-MM-dd) in an IANA time zone. */
 export function todayIn(timeZone: string, now: Date = new Date()): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  return dateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
 }
 
 export function addDays(isoDate: string, days: number): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addDays, can, daysUntil, formatBRL, formatDateBR, signupBody, todayIn, userUpdateBody } from "./index";
+import { addDays, can, dateTimeFormat, daysUntil, formatBRL, formatDateBR, signupBody, todayIn, userUpdateBody } from "./index";
 
 describe("permissions", () => {
   it("gives admins the spec's admin permissions and users none", () => {
@@ -30,6 +30,16 @@ describe("dates and money", () => {
     const lateNightUtc = new Date("2026-11-22T02:00:00Z");
     expect(todayIn("America/Sao_Paulo", lateNightUtc)).toBe("2026-11-21");
     expect(todayIn("UTC", lateNightUtc)).toBe("2026-11-22");
+    // Alternating zones through the cached formats keeps each its own.
+    expect(todayIn("America/Sao_Paulo", lateNightUtc)).toBe("2026-11-21");
+  });
+
+  it("builds one date format per locale and options, and tells options apart", () => {
+    const a = dateTimeFormat("pt-BR", { timeZone: "America/Sao_Paulo", hour: "2-digit", minute: "2-digit" });
+    expect(dateTimeFormat("pt-BR", { timeZone: "America/Sao_Paulo", hour: "2-digit", minute: "2-digit" })).toBe(a);
+    expect(dateTimeFormat("pt-BR", { timeZone: "UTC", hour: "2-digit", minute: "2-digit" })).not.toBe(a);
+    expect(dateTimeFormat("en-US", { timeZone: "America/Sao_Paulo", hour: "2-digit", minute: "2-digit" })).not.toBe(a);
+    expect(a.format(new Date("2026-11-22T02:05:00Z"))).toBe("23:05");
   });
 });
 

@@ -3,6 +3,7 @@
  * Mustache view {firstName, name, gretting, ms, protocol, hora} plus Portuguese aliases, written either
  * `{{name}}` (reference, Mustache style) or `{nome}` (campaign style). Unknown names stay as typed.
  */
+import { dateTimeFormat } from "@balcao/shared";
 export interface TemplateContext {
   contactName: string;
   contactNumber?: string | null;
@@ -23,7 +24,7 @@ export function greetingFor(hour: number): string {
 }
 
 function wallClock(at: Date, timeZone: string) {
-  const parts = new Intl.DateTimeFormat("en-GB", {
+  const parts = dateTimeFormat("en-GB", {
     timeZone,
     year: "numeric",
     month: "2-digit",

@@ -1,3 +1,4 @@
+import { dateTimeFormat } from "@balcao/shared";
 import { and, eq, ne, sql } from "drizzle-orm";
 import { readCache } from "../../cache/readCache";
 import type { AppContext } from "../../context";
@@ -32,7 +33,7 @@ const ofProviderId = (source: ChannelSource, providerMessageId: string) =>
 
 /** Spec §2 text of a missed call, in the company's clock. */
 export function missedCallText(at: Date, timeZone: string): string {
-  const time = new Intl.DateTimeFormat("pt-BR", { timeZone, hour: "2-digit", minute: "2-digit", hour12: false }).format(at);
+  const time = dateTimeFormat("pt-BR", { timeZone, hour: "2-digit", minute: "2-digit", hour12: false }).format(at);
   return `Chamada de voz/vídeo perdida às ${time}`;
 }
 

@@ -1,4 +1,4 @@
-import { WEEKDAYS_EN, type WeekdayEn } from "@balcao/shared";
+import { dateTimeFormat, WEEKDAYS_EN, type WeekdayEn } from "@balcao/shared";
 
 export interface Slot {
   weekdayEn: string;
@@ -8,9 +8,7 @@ export interface Slot {
 
 /** Weekday key and minutes since midnight of an instant, on the wall clock of a time zone. */
 export function localClock(at: Date, timeZone: string): { weekday: WeekdayEn; minutes: number; hour: number } {
-  const parts = new Intl.DateTimeFormat("en-US", { timeZone, weekday: "long", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(
-    at,
-  );
+  const parts = dateTimeFormat("en-US", { timeZone, weekday: "long", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(at);
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
   const weekday = get("weekday").toLowerCase() as WeekdayEn;
   const hour = Number(get("hour")) % 24;
