@@ -6,8 +6,17 @@ import { AppError } from "../../http/errors";
 const ISSUER = "balcao";
 const AUDIENCE = "balcao-api";
 
+/** How many verified access tokens a process remembers (~0.5 KB each): the sessions active at once. */
+const VERIFIED_TOKENS_MAX = 2000;
+
 export class TokenService {
   private readonly accessKey: Uint8Array;
+  /**
+   * Access tokens already verified, by their exact text: the signature of the same bytes cannot become valid
+   * or invalid later, so each token's is checked once (jose's WebCrypto HMAC costs ~0.15 ms per request); its
+   * expiry is checked every time, and revocation is the session row's, read per request by the caller.
+   */
+  private readonly verified = new Map<string, Readonly<AccessClaims & { exp: number }>>();
 
   constructor(
     accessSecret: string,
@@ -32,6 +41,20 @@ export class TokenService {
    * including a token without `exp` (it would never expire) — `exp` is returned in seconds.
    */
   async verifyAccess(token: string): Promise<AccessClaims & { exp: number }> {
+    const known = this.verified.get(token);
+    if (known) {
+      // jose's rule: expired once `exp` is not after the current second.
+      if (known.exp > Math.floor(Date.now() / 1000)) return known;
+      this.verified.delete(token);
+      throw new AppError("ERR_TOKEN_EXPIRED", 403);
+    }
+    const claims = await this.verifySignature(token);
+    if (this.verified.size >= VERIFIED_TOKENS_MAX) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, claims);
+    return claims;
+  }
+
+  private async verifySignature(token: string): Promise<Readonly<AccessClaims & { exp: number }>> {
     try {
       const { payload } = await jwtVerify(token, this.accessKey, {
         algorithms: ["HS256"],
@@ -42,7 +65,7 @@ export class TokenService {
       const { id, companyId, profile, sid } = payload as Record<string, unknown>;
       if (typeof id !== "number" || typeof companyId !== "number" || typeof sid !== "string" || typeof profile !== "string")
         throw new AppError("ERR_SESSION_EXPIRED", 401);
-      return { id, companyId, profile, sid, super: payload.super === true, exp: payload.exp! };
+      return Object.freeze({ id, companyId, profile, sid, super: payload.super === true, exp: payload.exp! });
     } catch (err) {
       if (err instanceof joseErrors.JWTExpired) throw new AppError("ERR_TOKEN_EXPIRED", 403);
       throw new AppError("ERR_SESSION_EXPIRED", 401);
