@@ -5,10 +5,17 @@ import { useTranslation } from "react-i18next";
 import { MessagesList } from "../messages/MessagesList";
 
 /** Admin 'Espiar Conversa' (spec §2): the conversation read-only, without accepting the ticket. */
-export function SpyDialog({ ticket, onClose }: { ticket: TicketDTO | null; onClose: () => void }) {
+export function SpyDialog({ open, ticket, onClose }: { open: boolean; ticket: TicketDTO | null; onClose: () => void }) {
   const { t } = useTranslation();
   return (
-    <Dialog open={!!ticket} onClose={onClose} maxWidth="md" fullWidth aria-labelledby="spy-title" slotProps={{ paper: { sx: { height: "85vh" } } }}>
+    <Dialog
+      open={open && !!ticket}
+      onClose={onClose}
+      maxWidth="md"
+      fullWidth
+      aria-labelledby="spy-title"
+      slotProps={{ paper: { sx: { height: "85vh" } } }}
+    >
       {ticket && (
         <>
           <DialogTitle id="spy-title" sx={{ display: "flex", alignItems: "center", gap: 1.5, pr: 6 }}>

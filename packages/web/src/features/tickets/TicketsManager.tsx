@@ -1,27 +1,10 @@
 import { can, type TicketDTO } from "@balcao/shared";
-import {
-  Autocomplete,
-  Badge,
-  Box,
-  Button,
-  Checkbox,
-  Chip,
-  FormControlLabel,
-  ListItemText,
-  MenuItem,
-  Paper,
-  Select,
-  Switch,
-  Tab,
-  Tabs,
-  TextField,
-  Tooltip,
-} from "@mui/material";
+import { Badge, Box, Button, Checkbox, FormControlLabel, ListItemText, MenuItem, Paper, Select, Switch, Tab, Tabs, Tooltip } from "@mui/material";
 import AddCircleOutline from "@mui/icons-material/AddCircleOutlineOutlined";
 import CheckBoxOutlined from "@mui/icons-material/CheckBoxOutlined";
 import MoveToInbox from "@mui/icons-material/MoveToInbox";
 import Search from "@mui/icons-material/Search";
-import { useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import { SearchField } from "../../components/SearchField";
@@ -30,11 +13,14 @@ import { useSession } from "../auth/SessionProvider";
 import { useQueueChoices, useTagOptions, useTicketsList, useUserOptions } from "./api";
 import { countLabel } from "./ticketsCache";
 import { TicketsList } from "./TicketsList";
-import { readableTextOn } from "../../app/contrast";
 import { lazyWhenOpened } from "../../components/lazyWhenOpened";
+import { whenIdle } from "../../components/whenIdle";
 
 // Downloaded when first opened (issue 20): its contact options carry the phone formatting.
 const NewTicketModal = lazyWhenOpened(() => import("./NewTicketModal").then((module) => module.NewTicketModal));
+// The search tab's filters (Autocomplete) download once the page is idle, before the tab is opened (issue 20).
+const loadSearchFilters = () => import("./TicketSearchFilters");
+const TicketSearchFilters = lazy(() => loadSearchFilters().then((module) => ({ default: module.TicketSearchFilters })));
 
 type MainTab = "open" | "closed" | "search";
 type OpenTab = "open" | "pending";
@@ -74,6 +60,8 @@ export function TicketsManager({ selectedUuid, onSpy }: { selectedUuid?: string;
   const { queues } = useQueueChoices();
   const tagOptions = useTagOptions(tab === "search");
   const userOptions = useUserOptions(tab === "search" && userFilterAllowed);
+
+  useEffect(() => whenIdle(() => void loadSearchFilters().catch(() => undefined)), []);
 
   const all = showAllAllowed && showAll;
   const openQuery = useTicketsList({ status: "open", queueIds, showAll: all });
@@ -154,37 +142,17 @@ export function TicketsManager({ selectedUuid, onSpy }: { selectedUuid?: string;
       </Box>
 
       {tab === "search" && (
-        <Box sx={{ display: "flex", flexDirection: "column", gap: 1, px: 1, pb: 1 }}>
-          <Autocomplete
-            multiple
-            size="small"
-            options={tagOptions.data ?? []}
-            getOptionLabel={(o) => o.name}
-            isOptionEqualToValue={(a, b) => a.id === b.id}
-            value={(tagOptions.data ?? []).filter((tag) => tagIds.includes(tag.id))}
-            onChange={(_e, value) => setTagIds(value.map((v) => v.id))}
-            noOptionsText={tagOptions.isError ? t("tickets.search.tagsUnavailable") : t("tickets.search.noTags")}
-            renderValue={(value, getItemProps) =>
-              value.map((tag, index) => {
-                const { key, ...props } = getItemProps({ index });
-                return <Chip key={key} size="small" label={tag.name} sx={{ bgcolor: tag.color, color: readableTextOn(tag.color) }} {...props} />;
-              })
-            }
-            renderInput={(params) => <TextField {...params} label={t("tickets.search.tags")} />}
+        <Suspense fallback={null}>
+          <TicketSearchFilters
+            tags={tagOptions.data ?? []}
+            tagsFailed={tagOptions.isError}
+            tagIds={tagIds}
+            onTagIds={setTagIds}
+            users={userFilterAllowed ? (userOptions.data ?? []) : undefined}
+            userIds={userIds}
+            onUserIds={setUserIds}
           />
-          {userFilterAllowed && (
-            <Autocomplete
-              multiple
-              size="small"
-              options={userOptions.data ?? []}
-              getOptionLabel={(o) => o.name}
-              isOptionEqualToValue={(a, b) => a.id === b.id}
-              value={(userOptions.data ?? []).filter((u) => userIds.includes(u.id))}
-              onChange={(_e, value) => setUserIds(value.map((v) => v.id))}
-              renderInput={(params) => <TextField {...params} label={t("tickets.search.users")} />}
-            />
-          )}
-        </Box>
+        </Suspense>
       )}
 
       {tab === "open" && (

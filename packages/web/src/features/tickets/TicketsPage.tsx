@@ -3,13 +3,23 @@ import { BottomNavigation, BottomNavigationAction, Box, Button, Paper, Typograph
 import ChatOutlined from "@mui/icons-material/ChatOutlined";
 import ForumOutlined from "@mui/icons-material/ForumOutlined";
 import { useMediaQuery } from "@mui/material";
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router";
 import { EmptyState } from "../../components/EmptyState";
-import { SpyDialog } from "./SpyDialog";
+import { lazyWhenOpened } from "../../components/lazyWhenOpened";
+import { LoadingState } from "../../components/LoadingState";
+import { whenIdle } from "../../components/whenIdle";
 import { TicketsManager } from "./TicketsManager";
-import { TicketView } from "./TicketView";
+
+/*
+ * The conversation (messages, composer, header's actions) and the spy dialog download apart from the page (issue
+ * 20): /tickets shows the list and the welcome panel without them. The conversation's chunk is fetched once the
+ * page is on screen and the browser idle, so opening a ticket does not wait for it.
+ */
+const loadTicketView = () => import("./TicketView");
+const TicketView = lazy(() => loadTicketView().then((module) => ({ default: module.TicketView })));
+const SpyDialog = lazyWhenOpened(() => import("./SpyDialog").then((module) => module.SpyDialog));
 
 const visuallyHidden = {
   position: "absolute",
@@ -46,6 +56,15 @@ function Welcome() {
   );
 }
 
+/** What TicketView shows while its ticket loads, while its code downloads. */
+function ConversationLoading() {
+  return (
+    <Paper variant="outlined" sx={{ height: "100%", minHeight: 0, overflow: "hidden", display: "flex", flexDirection: "column" }}>
+      <LoadingState />
+    </Paper>
+  );
+}
+
 /**
  * /tickets/:ticketId? (spec §2): wide screens show the ticket manager in the left third and the open ticket
  * (or a welcome panel) in the right two thirds; narrow screens switch between them with two bottom tabs.
@@ -61,8 +80,13 @@ export default function TicketsPage() {
   useEffect(() => {
     if (ticketId) setMobileTab("ticket");
   }, [ticketId]);
+  useEffect(() => whenIdle(() => void loadTicketView().catch(() => undefined)), []);
 
-  const conversation = ticketId ? <TicketView key={ticketId} uuid={ticketId} onBack={wide ? undefined : () => navigate("/tickets")} /> : null;
+  const conversation = ticketId ? (
+    <Suspense fallback={<ConversationLoading />}>
+      <TicketView key={ticketId} uuid={ticketId} onBack={wide ? undefined : () => navigate("/tickets")} />
+    </Suspense>
+  ) : null;
   const manager = <TicketsManager selectedUuid={ticketId} onSpy={setSpy} />;
 
   if (wide) {
@@ -71,7 +95,7 @@ export default function TicketsPage() {
         <PageTitle />
         <Box sx={{ width: "33.333%", minWidth: 300, maxWidth: 520, minHeight: 0, display: "flex", flexDirection: "column" }}>{manager}</Box>
         <Box sx={{ flex: 1, minWidth: 0, minHeight: 0 }}>{conversation ?? <Welcome />}</Box>
-        <SpyDialog ticket={spy} onClose={() => setSpy(null)} />
+        <SpyDialog open={!!spy} ticket={spy} onClose={() => setSpy(null)} />
       </Box>
     );
   }
@@ -105,7 +129,7 @@ export default function TicketsPage() {
         <BottomNavigationAction value="ticket" label={t("tickets.mobile.ticket")} icon={<ChatOutlined />} />
         <BottomNavigationAction value="list" label={t("tickets.mobile.list")} icon={<ForumOutlined />} />
       </BottomNavigation>
-      <SpyDialog ticket={spy} onClose={() => setSpy(null)} />
+      <SpyDialog open={!!spy} ticket={spy} onClose={() => setSpy(null)} />
     </Box>
   );
 }
