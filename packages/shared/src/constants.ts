@@ -41,6 +41,11 @@ export const MOBILE_BREAKPOINT_PX = 600;
 
 export const CONNECTION_STATUSES = ["qrcode", "PAIRING", "OPENING", "CONNECTED", "DISCONNECTED", "TIMEOUT"] as const;
 export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+/**
+ * Statuses that make the drawer's connections item show an exclamation badge (spec §2). Here, not beside the
+ * connection schemas: the web app's layout reads it, and a module of zod schemas would bring zod with it (issue 20).
+ */
+export const CONNECTION_ALERT_STATUSES: readonly ConnectionStatus[] = ["qrcode", "PAIRING", "DISCONNECTED", "TIMEOUT", "OPENING"];
 
 export const TICKET_STATUSES = ["pending", "open", "closed"] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];

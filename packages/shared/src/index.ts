@@ -33,6 +33,7 @@ export * from "./schemas/dashboard";
 export * from "./schemas/schedules";
 export * from "./schemas/kanban";
 export * from "./schemas/chats";
+export * from "./chatUnreads";
 export * from "./schemas/campaigns";
 export * from "./schemas/contactLists";
 export * from "./schemas/onboarding";

@@ -109,10 +109,6 @@ export const chatMessagesResponse = z.object({
 });
 export type ChatMessagesResponse = z.infer<typeof chatMessagesResponse>;
 
-/** The caller's unread count in a chat. */
-export const unreadsOf = (chat: Pick<ChatDTO, "users">, userId: number | undefined): number =>
-  chat.users.find((u) => u.userId === userId)?.unreads ?? 0;
-
 /**
  * Socket events, to the members' own rooms only:
  * - `chat`: the list — create / update (record), delete (id), new-message (newMessage, record), reload (refetch).

@@ -1,14 +1,11 @@
 import { z } from "zod";
-import { CONNECTION_STATUSES, type ConnectionStatus } from "../constants";
+import { CONNECTION_STATUSES } from "../constants";
 import { idField, nameField, queryBoolean } from "./common";
 import { queueRefDto } from "./users";
 
 /** Providers a company may pick for a connection (connections.channel). */
 export const CONNECTION_CHANNELS = ["simulator", "baileys", "cloud-api"] as const;
 export type ConnectionChannel = (typeof CONNECTION_CHANNELS)[number];
-
-/** Statuses that make the drawer's connections item show an exclamation badge (spec §2). */
-export const CONNECTION_ALERT_STATUSES: readonly ConnectionStatus[] = ["qrcode", "PAIRING", "DISCONNECTED", "TIMEOUT", "OPENING"];
 
 const messageText = z.string().max(4096, "Too Long!");
 
