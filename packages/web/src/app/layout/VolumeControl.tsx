@@ -1,11 +1,15 @@
-import { Box, IconButton, Popover, Slider, Tooltip } from "@mui/material";
+import { IconButton, Tooltip } from "@mui/material";
 import VolumeOff from "@mui/icons-material/VolumeOff";
 import VolumeUp from "@mui/icons-material/VolumeUp";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { lazyWhenOpened } from "../../components/lazyWhenOpened";
 import { useLocalStorage } from "../../hooks/useLocalStorage";
 
 export const VOLUME_KEY = "volume";
+
+// Downloaded when first opened (issue 20): MUI's Slider is not needed to show a page.
+const VolumePopover = lazyWhenOpened(() => import("./VolumePopover").then((module) => module.VolumePopover));
 
 /** Notification sound volume, 0 to 1 in steps of 0.1, default 1, stored locally (spec §2, §9). */
 export function VolumeControl() {
@@ -19,26 +23,7 @@ export function VolumeControl() {
           {volume === 0 ? <VolumeOff /> : <VolumeUp />}
         </IconButton>
       </Tooltip>
-      <Popover
-        open={!!anchor}
-        anchorEl={anchor}
-        onClose={() => setAnchor(null)}
-        anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
-        transformOrigin={{ vertical: "top", horizontal: "center" }}
-      >
-        <Box sx={{ width: 200, px: 3, py: 2 }}>
-          <Slider
-            value={volume}
-            min={0}
-            max={1}
-            step={0.1}
-            marks
-            valueLabelDisplay="auto"
-            onChange={(_e, value) => setVolume(Array.isArray(value) ? value[0] : value)}
-            slotProps={{ input: { "aria-label": t("topBar.volume") } }}
-          />
-        </Box>
-      </Popover>
+      <VolumePopover open={!!anchor} anchor={anchor} onClose={() => setAnchor(null)} volume={volume} onChange={setVolume} />
     </>
   );
 }

@@ -8,12 +8,13 @@ import { PRIORITY_KEYS, priorityColor } from "./priority";
 import { formatDateTime } from "../../app/format";
 
 interface AnnouncementViewerProps {
+  open: boolean;
   announcement: AnnouncementDTO | null;
   onClose: () => void;
 }
 
 /** The announcement viewer modal (spec §2): title, priority, date, text and the attached image; opening it marks it read. */
-export function AnnouncementViewer({ announcement, onClose }: AnnouncementViewerProps) {
+export function AnnouncementViewer({ open, announcement, onClose }: AnnouncementViewerProps) {
   const { t } = useTranslation();
   const titleId = useId();
   const markRead = useMarkAnnouncementRead();
@@ -27,7 +28,7 @@ export function AnnouncementViewer({ announcement, onClose }: AnnouncementViewer
   }, [id]);
 
   return (
-    <Dialog open={!!announcement} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby={titleId}>
+    <Dialog open={open && !!announcement} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby={titleId}>
       {announcement && (
         <>
           <DialogTitle id={titleId} sx={{ display: "flex", alignItems: "center", gap: 1.5, flexWrap: "wrap" }}>

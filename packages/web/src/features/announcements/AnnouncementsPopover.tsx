@@ -6,9 +6,12 @@ import { useTranslation } from "react-i18next";
 import { TopBarPopover } from "../../components/TopBarPopover";
 import { uniqueById } from "../../components/uniqueById";
 import { useAnnouncementsFeed, useAnnouncementsRealtime } from "./api";
-import { AnnouncementViewer } from "./AnnouncementViewer";
 import { priorityColor } from "./priority";
 import { formatLocalDate } from "../../app/format";
+import { lazyWhenOpened } from "../../components/lazyWhenOpened";
+
+// Downloaded when an announcement is first opened (issue 20): the viewer's dialog is not needed to show a page.
+const AnnouncementViewer = lazyWhenOpened(() => import("./AnnouncementViewer").then((module) => module.AnnouncementViewer));
 
 /**
  * Top-bar announcements (spec §2): a badge with the user's unread count; the popover lists the active
@@ -74,7 +77,7 @@ export function AnnouncementsPopover() {
           ))
         }
       </TopBarPopover>
-      <AnnouncementViewer announcement={viewing} onClose={() => setViewing(null)} />
+      <AnnouncementViewer open={!!viewing} announcement={viewing} onClose={() => setViewing(null)} />
     </>
   );
 }

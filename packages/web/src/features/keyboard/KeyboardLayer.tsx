@@ -1,11 +1,12 @@
 import { useEffect, useState } from "react";
 import { lazyWhenOpened } from "../../components/lazyWhenOpened";
-import { ShortcutsHelp } from "./ShortcutsHelp";
 import { runInboxAction } from "./inboxActions";
 import { isPaletteKey, isTyping, SHORTCUT_KEYS } from "./shortcuts";
 
 // Downloaded on the first Ctrl/⌘+K (issue 20): it carries the phone formatting of the search results.
 const CommandPalette = lazyWhenOpened(() => import("./CommandPalette").then((module) => module.CommandPalette));
+// Downloaded on the first `?` (issue 20): the help sheet's dialog and table are not needed to show a page.
+const ShortcutsHelp = lazyWhenOpened(() => import("./ShortcutsHelp").then((module) => module.ShortcutsHelp));
 
 /**
  * Keyboard-first layer of the logged-in layout (issue 16): Ctrl/⌘+K opens the command palette everywhere;
