@@ -1,5 +1,5 @@
 import { isBillingOnly, type LoginBody, type UserDTO } from "@balcao/shared";
-import { format } from "date-fns";
+import { localIsoDate } from "../../app/localDate";
 import { useQueryClient } from "@tanstack/react-query";
 import { enqueueSnackbar } from "notistack";
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
@@ -82,7 +82,7 @@ export function SessionProvider({ initialUser = null, children }: { initialUser?
   }, [language]);
 
   // The API client keeps a billing-only session on 402s instead of ending it.
-  useEffect(() => sessionStore.setBillingOnly(isBillingOnly(user, format(new Date(), "yyyy-MM-dd"))), [user]);
+  useEffect(() => sessionStore.setBillingOnly(isBillingOnly(user, localIsoDate(new Date()))), [user]);
 
   const value = useMemo(() => ({ user, loading, login, logout, setUser: setUserState }), [user, loading, login, logout]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;

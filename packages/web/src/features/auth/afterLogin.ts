@@ -1,5 +1,5 @@
 import { isBillingOnly, type UserDTO } from "@balcao/shared";
-import { format } from "date-fns";
+import { localIsoDate } from "../../app/localDate";
 import { formatDate } from "../../app/format";
 import { subscriptionDaysLeft } from "./subscriptionWarning";
 
@@ -13,7 +13,7 @@ export interface Landing {
 /** Where a login leads and what it says on the way (spec §5), for the app's login route and the login shell alike. */
 export function landingAfterLogin(user: UserDTO, t: (key: string, values?: Record<string, unknown>) => string): Landing {
   // An expired company's admin may still log in, to pay (issue 13).
-  if (isBillingOnly(user, format(new Date(), "yyyy-MM-dd"))) {
+  if (isBillingOnly(user, localIsoDate(new Date()))) {
     return { path: "/financeiro", warning: t("billing.expired.loginToast", { date: formatDate(user.company.dueDate!) }) };
   }
   const daysLeft = subscriptionDaysLeft(user);

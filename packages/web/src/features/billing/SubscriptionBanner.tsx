@@ -1,6 +1,6 @@
 import { daysUntil, isAdmin, SUBSCRIPTION_WARNING_DAYS } from "@balcao/shared";
 import { Alert, Button } from "@mui/material";
-import { format } from "date-fns";
+import { localIsoDate } from "../../app/localDate";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useLocation } from "react-router";
@@ -14,7 +14,7 @@ export function SubscriptionBanner() {
   const [dismissed, setDismissed] = useState(false);
   const dueDate = user?.company?.dueDate;
   if (!isAdmin(user) || user?.super || !dueDate || dismissed || location.pathname === "/financeiro") return null;
-  const days = daysUntil(dueDate, format(new Date(), "yyyy-MM-dd"));
+  const days = daysUntil(dueDate, localIsoDate(new Date()));
   if (days < 0 || days > SUBSCRIPTION_WARNING_DAYS) return null;
   return (
     <Alert

@@ -1,12 +1,12 @@
 import { unreadsOf, type ChatDTO } from "@balcao/shared";
 import { Badge, Box, ListItemText, Typography } from "@mui/material";
-import { isToday } from "date-fns";
 import { useTranslation } from "react-i18next";
 import { formatLocalDate, formatTime } from "../../app/format";
+import { isLocalToday } from "../../app/localDate";
 
 export const chatTime = (iso: string) => {
   const date = new Date(iso);
-  return isToday(date) ? formatTime(date) : formatLocalDate(date);
+  return isLocalToday(date) ? formatTime(date) : formatLocalDate(date);
 };
 
 interface ChatRowSummaryProps {
