@@ -24,9 +24,10 @@ describe("production build weight", () => {
     expect(weights.map((weight) => weight.route)).toEqual(["login", "tickets"]);
     for (const weight of weights) {
       // The login page must not download the tickets page, the layout, nor the app it shows before (the app's
-      // chunk, the router, i18next, the session's providers, MUI's theme, the app's texts).
+      // chunk, the router, i18next, the session's providers, MUI's theme, the app's texts), nor the chunks that
+      // gather the app's, the layout's and the UI's modules (vite.config.ts, shellChunks).
       if (weight.route === "login") {
-        const app = /\/(TicketsPage|AppLayout|fullApp|react-router|i18n|SessionProvider|theme|bundle\.pt)-/;
+        const app = /\/(TicketsPage|AppLayout|fullApp|app|layout|ui|react-router|i18n|SessionProvider|theme|bundle\.pt)-/;
         expect(weight.files.filter((file) => app.test(file))).toEqual([]);
       }
       expect({ route: weight.route, gzipKB: Math.round(weight.gzipBytes / 1024) }).toEqual({
