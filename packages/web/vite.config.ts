@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import react from "@vitejs/plugin-react";
 import { defineConfig, parseAst, type Plugin } from "vite";
+import { ERRORS, errorTexts, wireError, type ErrorCode, type Language } from "../shared/src/errors";
 
 /**
  * Content-hashed assets precompressed at build time (issue 20): each text file of dist/assets gets a .br
@@ -24,6 +25,34 @@ function precompressAssets(): Plugin {
         writeFileSync(`${file}.br`, brotliCompressSync(content, { params: brotli }));
         writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
       }
+    },
+  };
+}
+
+/**
+ * The error catalogue of @balcao/shared (shared/src/errors.ts: every code, its status and its text in pt, en and
+ * es) cut for the browser (issue 20): "virtual:error-texts/<language>" is one language's texts, which its bundle of
+ * texts carries (locales/bundle.<language>.ts), and "virtual:error-wires" the few codes the server names by a text
+ * (`wire`), which components/failureText.ts maps back. The whole catalogue weighed 7 KB gzipped on every page.
+ */
+export function errorCatalogue(): Plugin {
+  const prefix = "virtual:error-";
+  return {
+    name: "balcao-error-catalogue",
+    resolveId(id) {
+      return id.startsWith(prefix) ? `\0${id}` : undefined;
+    },
+    load(id) {
+      if (!id.startsWith(`\0${prefix}`)) return undefined;
+      const what = id.slice(prefix.length + 1);
+      const codes = Object.keys(ERRORS) as ErrorCode[];
+      if (what === "wires") {
+        const wires = Object.fromEntries(codes.filter((code) => wireError(code) !== code).map((code) => [wireError(code), code]));
+        return `export default ${JSON.stringify(wires)};`;
+      }
+      const language = /^texts\/(pt|en|es)$/.exec(what)?.[1] as Language | undefined;
+      if (!language) throw new Error(`unknown module ${id.slice(1)}`);
+      return `export default ${JSON.stringify(errorTexts(language))};`;
     },
   };
 }
@@ -181,7 +210,7 @@ const backend = `http://localhost:${process.env.PORT ?? 8080}`;
 
 export default defineConfig({
   root: fileURLToPath(new URL(".", import.meta.url)),
-  plugins: [react(), precompressAssets(), shell.plugin],
+  plugins: [react(), errorCatalogue(), precompressAssets(), shell.plugin],
   build: {
     outDir: fileURLToPath(new URL("./dist", import.meta.url)),
     emptyOutDir: true,

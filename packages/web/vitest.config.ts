@@ -1,8 +1,9 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
+import { errorCatalogue } from "./vite.config";
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), errorCatalogue()],
   test: {
     environment: "jsdom",
     globals: true,

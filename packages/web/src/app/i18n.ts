@@ -1,6 +1,6 @@
 import i18n from "i18next";
 import { initReactI18next } from "react-i18next";
-import { errorTexts, languageOf, LANGUAGES, LOCALES, type Language } from "@balcao/shared";
+import { languageOf, LANGUAGES, LOCALES, type Language } from "@balcao/shared";
 import { initialLanguage, LANGUAGE_KEY } from "./language";
 
 export { initialLanguage, LANGUAGE_KEY, LANGUAGES, type Language };
@@ -12,7 +12,7 @@ type Messages = { [key: string]: string | Messages };
  * language's texts are one chunk, loaded when that language is first used (issue 20): the app downloads the
  * language it shows, not all three.
  */
-const bundles: Record<Language, () => Promise<{ default: object; features: Record<string, object> }>> = {
+const bundles: Record<Language, () => Promise<{ default: object; features: Record<string, object>; errors: Record<string, string> }>> = {
   pt: () => import("../locales/bundle.pt"),
   en: () => import("../locales/bundle.en"),
   es: () => import("../locales/bundle.es"),
@@ -26,18 +26,25 @@ function deepMerge(target: Messages, source: Messages): Messages {
   return target;
 }
 
-/** Server error codes are translated from the closed catalogue in @balcao/shared, never from locale files. */
-function messagesFor(language: Language, base: Messages, features: Messages[]): Messages {
+/**
+ * Server error codes are translated from the closed catalogue in @balcao/shared, never from locale files: the
+ * language's bundle carries its texts (`errors`, cut from the catalogue at build time by vite.config.ts).
+ */
+function messagesFor(base: Messages, features: Messages[], errors: Record<string, string>): Messages {
   let merged: Messages = structuredClone(base);
   for (const messages of features) merged = deepMerge(merged, messages);
-  return deepMerge(merged, { backendErrors: errorTexts(language) });
+  return deepMerge(merged, { backendErrors: errors });
 }
 
 /** Downloads a language's texts once and adds them to i18next. */
 export async function loadLanguage(language: Language): Promise<void> {
   if (i18n.hasResourceBundle(language, "translation")) return;
   const bundle = await bundles[language]();
-  i18n.addResourceBundle(language, "translation", messagesFor(language, bundle.default as Messages, Object.values(bundle.features) as Messages[]));
+  i18n.addResourceBundle(
+    language,
+    "translation",
+    messagesFor(bundle.default as Messages, Object.values(bundle.features) as Messages[], bundle.errors),
+  );
 }
 
 /** Before the first render: the start-up language's texts; Portuguese (the fallback) follows in the background. */

@@ -1,4 +1,4 @@
-import { errorCodeOf } from "@balcao/shared";
+import wires from "virtual:error-wires";
 import { ApiError } from "../api/client";
 import { validationKeyOf } from "./validationKeys";
 
@@ -13,7 +13,9 @@ export type TextLookup = (key: string, values?: Record<string, unknown>) => stri
 export function failureText(err: unknown, lookup: TextLookup): string {
   const raw = err instanceof ApiError ? err.body.error : err instanceof Error ? err.message : typeof err === "string" ? err : "";
   if (raw) {
-    const known = lookup(`backendErrors.${errorCodeOf(raw) ?? raw}`, { ...(err instanceof ApiError ? err.body.meta : undefined) });
+    // The code behind a wire text (errorCodeOf of @balcao/shared, without the whole catalogue on every page).
+    const code = Object.hasOwn(wires, raw) ? wires[raw] : raw;
+    const known = lookup(`backendErrors.${code}`, { ...(err instanceof ApiError ? err.body.meta : undefined) });
     if (known !== undefined) return known;
     const validationKey = validationKeyOf(raw);
     return (validationKey && lookup(validationKey)) || raw;

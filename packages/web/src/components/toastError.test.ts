@@ -1,3 +1,4 @@
+import { errorTexts, LANGUAGES } from "@balcao/shared";
 import { enqueueSnackbar } from "notistack";
 import { describe, expect, it, vi } from "vitest";
 import { ApiError } from "../api/client";
@@ -13,6 +14,19 @@ describe("toastError (spec §8)", () => {
 
   it("interpolates the error meta", () => {
     expect(errorText(new ApiError(400, { error: "ERR_USER_LIMIT_REACHED", meta: { limit: 3 } }))).toBe("Número máximo de usuários já alcançado: 3");
+  });
+
+  it("translates a code the server names by its text (wire), in the interface language", async () => {
+    await i18n.changeLanguage("en");
+    try {
+      expect(errorText(new ApiError(403, { error: "Acesso não permitido" }))).toBe("Access denied");
+    } finally {
+      await i18n.changeLanguage("pt");
+    }
+  });
+
+  it("has every code's text of the catalogue in each language (the bundles' cut of it, vite.config.ts)", () => {
+    for (const language of LANGUAGES) expect(i18n.getResource(language, "translation", "backendErrors")).toMatchObject(errorTexts(language));
   });
 
   it("shows the raw text when the code is unknown", () => {
