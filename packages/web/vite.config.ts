@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import react from "@vitejs/plugin-react";
 import { defineConfig, parseAst, type Plugin } from "vite";
-import { ERRORS, errorTexts, wireError, type ErrorCode, type Language } from "../shared/src/errors";
+import { ERRORS, errorTexts, wireError, type ErrorCode, type Language } from "../shared/src/errors.ts";
 
 /**
  * Content-hashed assets precompressed at build time (issue 20): each text file of dist/assets gets a .br
