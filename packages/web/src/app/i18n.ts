@@ -36,15 +36,65 @@ function messagesFor(base: Messages, features: Messages[], errors: Record<string
   return deepMerge(merged, { backendErrors: errors });
 }
 
-/** Downloads a language's texts once and adds them to i18next. */
+const loadedBundles = new Map<Language, Promise<void>>();
+
+function loadBundle(language: Language): Promise<void> {
+  let loading = loadedBundles.get(language);
+  if (!loading) {
+    loading = bundles[language]().then((bundle) => {
+      // Shallow: the texts of pages (loadPageTexts) have top-level keys of their own.
+      const messages = messagesFor(bundle.default as Messages, Object.values(bundle.features) as Messages[], bundle.errors);
+      i18n.addResourceBundle(language, "translation", messages);
+    });
+    loading.catch(() => loadedBundles.delete(language));
+    loadedBundles.set(language, loading);
+  }
+  return loading;
+}
+
+/**
+ * The texts of the pages few open (campaigns, contact lists, Kanban, the messages API, settings, the simulator,
+ * the to-do list…): not in a language's bundle but one small chunk per feature and language, which app/router.tsx
+ * loads with those pages (loadPageTexts), so the tickets page and the layout do not download them (issue 20). The
+ * bundles (locales/bundle.<lang>.ts) leave out the same features; pageTexts.test.ts checks both lists and that no
+ * other feature reads these texts.
+ */
+const PAGE_TEXTS = import.meta.glob<Messages>(
+  "../features/{campaigns,companies,contact-lists,helps,kanban,messages-api,plans,settings,simulator,todolist,webhooks}/locales/*.json",
+  { import: "default" },
+);
+/** The files of PAGE_TEXTS (pageTexts.test.ts). */
+export const PAGE_TEXT_FILES = Object.keys(PAGE_TEXTS);
+let pageTextsWanted = false;
+const loadedPageTexts = new Map<Language, Promise<void>>();
+
+function loadPageTextsOf(language: Language): Promise<void> {
+  let loading = loadedPageTexts.get(language);
+  if (!loading) {
+    const files = Object.entries(PAGE_TEXTS).filter(([file]) => file.endsWith(`/${language}.json`));
+    loading = Promise.all([loadBundle(language), ...files.map(([, load]) => load())]).then(([, ...texts]) => {
+      for (const messages of texts) i18n.addResourceBundle(language, "translation", messages as Messages, true, true);
+    });
+    loading.catch(() => loadedPageTexts.delete(language));
+    loadedPageTexts.set(language, loading);
+  }
+  return loading;
+}
+
+/**
+ * Before a page whose texts are not in the bundles shows (app/router.tsx): its texts in the interface language
+ * (or `languages`), Portuguese (the fallback) in the background; from then on a language loads them with its
+ * bundle, so switching the language on such a page shows no untranslated key.
+ */
+export async function loadPageTexts(languages: readonly Language[] = [currentLanguage()]): Promise<void> {
+  pageTextsWanted = true;
+  void loadPageTextsOf("pt").catch(() => undefined);
+  await Promise.all(languages.map(loadPageTextsOf));
+}
+
+/** Downloads a language's texts once and adds them to i18next (and the pages' texts, once a page needed them). */
 export async function loadLanguage(language: Language): Promise<void> {
-  if (i18n.hasResourceBundle(language, "translation")) return;
-  const bundle = await bundles[language]();
-  i18n.addResourceBundle(
-    language,
-    "translation",
-    messagesFor(bundle.default as Messages, Object.values(bundle.features) as Messages[], bundle.errors),
-  );
+  await (pageTextsWanted ? loadPageTextsOf(language) : loadBundle(language));
 }
 
 /** Before the first render: the start-up language's texts; Portuguese (the fallback) follows in the background. */

@@ -3,6 +3,12 @@ import { lazy, Suspense, type ComponentType, type LazyExoticComponent, type Reac
 import { Navigate, type RouteObject } from "react-router";
 import { CampaignsRoute, DashboardRoute, PageRoute, PrivateRoute, PublicOnlyRoute } from "./guards";
 import { LoadingState } from "../components/LoadingState";
+import { loadPageTexts } from "./i18n";
+
+/** A page whose texts are not in a language's bundle (i18n.ts, loadPageTexts): it shows once they are loaded too. */
+function withPageTexts<T>(load: () => Promise<T>): () => Promise<T> {
+  return () => Promise.all([load(), loadPageTexts()]).then(([module]) => module);
+}
 
 /*
  * Every page is its own chunk (issue 20): the login page does not download the tickets page, the layout, the
@@ -11,28 +17,28 @@ import { LoadingState } from "../components/LoadingState";
 const AnnouncementsPage = lazy(() => import("../features/announcements/AnnouncementsPage"));
 const LoginRoute = lazy(() => import("../features/auth/LoginRoute"));
 const SignupPage = lazy(() => import("../features/auth/SignupPage"));
-const CampaignReportPage = lazy(() => import("../features/campaigns/CampaignReportPage"));
-const CampaignsConfigPage = lazy(() => import("../features/campaigns/CampaignsConfigPage"));
-const CampaignsPage = lazy(() => import("../features/campaigns/CampaignsPage"));
+const CampaignReportPage = lazy(withPageTexts(() => import("../features/campaigns/CampaignReportPage")));
+const CampaignsConfigPage = lazy(withPageTexts(() => import("../features/campaigns/CampaignsConfigPage")));
+const CampaignsPage = lazy(withPageTexts(() => import("../features/campaigns/CampaignsPage")));
 const ChatsPage = lazy(() => import("../features/chats/ChatsPage"));
 const ConnectionsPage = lazy(() => import("../features/connections/ConnectionsPage"));
-const ContactListItemsPage = lazy(() => import("../features/contact-lists/ContactListItemsPage"));
-const ContactListsPage = lazy(() => import("../features/contact-lists/ContactListsPage"));
+const ContactListItemsPage = lazy(withPageTexts(() => import("../features/contact-lists/ContactListItemsPage")));
+const ContactListsPage = lazy(withPageTexts(() => import("../features/contact-lists/ContactListsPage")));
 const ContactsPage = lazy(() => import("../features/contacts/ContactsPage"));
 const DashboardPage = lazy(() => import("../features/dashboard/DashboardPage"));
-const HelpsPage = lazy(() => import("../features/helps/HelpsPage"));
+const HelpsPage = lazy(withPageTexts(() => import("../features/helps/HelpsPage")));
 const InvoicesPage = lazy(() => import("../features/billing/InvoicesPage"));
-const KanbanPage = lazy(() => import("../features/kanban/KanbanPage"));
-const MessagesApiPage = lazy(() => import("../features/messages-api/MessagesApiPage"));
+const KanbanPage = lazy(withPageTexts(() => import("../features/kanban/KanbanPage")));
+const MessagesApiPage = lazy(withPageTexts(() => import("../features/messages-api/MessagesApiPage")));
 const QueuesPage = lazy(() => import("../features/queues/QueuesPage"));
 const QuickMessagesPage = lazy(() => import("../features/quick-messages/QuickMessagesPage"));
 const SchedulesPage = lazy(() => import("../features/schedules/SchedulesPage"));
-const SettingsPage = lazy(() => import("../features/settings/SettingsPage"));
-const SimulatorRoute = lazy(() => import("../features/simulator/SimulatorRoute"));
+const SettingsPage = lazy(withPageTexts(() => import("../features/settings/SettingsPage")));
+const SimulatorRoute = lazy(withPageTexts(() => import("../features/simulator/SimulatorRoute")));
 const SubscriptionPage = lazy(() => import("../features/billing/SubscriptionPage"));
 const TagsPage = lazy(() => import("../features/tags/TagsPage"));
 const TicketsPage = lazy(() => import("../features/tickets/TicketsPage"));
-const TodoListPage = lazy(() => import("../features/todolist/TodoListPage"));
+const TodoListPage = lazy(withPageTexts(() => import("../features/todolist/TodoListPage")));
 const UsersPage = lazy(() => import("../features/users/UsersPage"));
 const AppLayout = lazy(() => import("./layout/AppLayout").then((module) => ({ default: module.AppLayout })));
 

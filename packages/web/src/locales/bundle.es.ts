@@ -1,7 +1,13 @@
 import base from "./es.json";
 
-/** The es texts: the shared ones and every feature's features/<domain>/locales/es.json, one chunk (app/i18n.ts). */
-export const features = import.meta.glob<object>("../features/*/locales/es.json", { eager: true, import: "default" });
+/**
+ * The es texts: the shared ones and the features' features/<domain>/locales/es.json, one chunk (app/i18n.ts).
+ * The texts of the pages few open come with those pages instead (app/i18n.ts, PAGE_TEXTS: keep both lists equal).
+ */
+export const features = import.meta.glob<object>(
+  ["../features/*/locales/es.json", "!../features/{campaigns,companies,contact-lists,helps,kanban,messages-api,plans,settings,simulator,todolist,webhooks}/locales/es.json"],
+  { eager: true, import: "default" },
+);
 /** The server's error texts in es, from the error catalogue of @balcao/shared (vite.config.ts, errorCatalogue). */
 export { default as errors } from "virtual:error-texts/es";
 export default base;

@@ -1,10 +1,12 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup, configure } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
-import i18n, { LANGUAGES, loadLanguage } from "../app/i18n";
+import i18n, { LANGUAGES, loadLanguage, loadPageTexts } from "../app/i18n";
 
-// The app loads a language's texts when it is first used (app/i18n.ts); the suites switch freely: load all.
+// The app loads a language's texts when it is first used, the texts of some pages with them (app/i18n.ts); the
+// suites switch freely and render pages directly: load all.
 await Promise.all(LANGUAGES.map(loadLanguage));
+await loadPageTexts(LANGUAGES);
 // jsdom's navigator says en-US; the suites read the Portuguese texts unless a test switches the language.
 await i18n.changeLanguage("pt");
 
