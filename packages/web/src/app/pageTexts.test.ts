@@ -57,6 +57,27 @@ describe("the pages' own texts", () => {
     }
   });
 
+  it("are waited for by every dynamic import of those features' modules from elsewhere (app/router.tsx)", () => {
+    const inPageFeature = (file: string) => pageFeatures.has(/features\/([^/]+)\//.exec(path.relative(src, file))?.[1]);
+    for (const file of sources(src).filter((candidate) => !inPageFeature(candidate))) {
+      const code = readFileSync(file, "utf8");
+      for (const match of code.matchAll(/(\w*)\(\(\) => import\("(\.[^"]+)"\)/g)) {
+        if (!inPageFeature(path.resolve(path.dirname(file), match[2]!))) continue;
+        expect({ file: path.relative(src, file), imported: match[2], loader: match[1] }).toEqual({
+          file: "app/router.tsx",
+          imported: match[2],
+          loader: "withPageTexts",
+        });
+      }
+      // Any other form of dynamic import of those modules (not the `() => import(...)` above) is not allowed.
+      const imports = [...code.matchAll(/import\("(\.[^"]+)"\)/g)].filter(([, specifier]) =>
+        inPageFeature(path.resolve(path.dirname(file), specifier!)),
+      );
+      const loaders = [...code.matchAll(/withPageTexts\(\(\) => import\("(\.[^"]+)"\)/g)];
+      expect(imports.length).toBe(loaders.length);
+    }
+  });
+
   it("load with a page, in the interface language, and from then on with every language the user switches to", async () => {
     // A fresh app (test/setup.ts loaded every text into the shared one).
     vi.resetModules();
