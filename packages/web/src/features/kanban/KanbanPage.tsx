@@ -26,7 +26,7 @@ import { PageHeader } from "../../components/PageHeader";
 import { toastError } from "../../components/toastError";
 import { groupByLane, useKanbanBoard, useKanbanLanes, useKanbanRealtime, useMoveCard, type Lane } from "./api";
 import { formatNumber } from "../../app/format";
-import { stripWhatsApp } from "../messages/whatsappFormat";
+import { stripWhatsApp } from "../messages/whatsappMarkers";
 
 /** Cards have a fixed height so each lane renders only those in view (5,000 cards stay smooth). */
 export const CARD_HEIGHT = 148;

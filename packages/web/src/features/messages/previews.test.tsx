@@ -4,7 +4,8 @@ import { fakeSession, jsonResponse, makeUser, mockFetch, renderPage } from "../.
 import { ContactDrawer } from "../tickets/ContactDrawer";
 import { makeTicket } from "../tickets/fixtures";
 import { lastMessagePreview, TicketListItem } from "../tickets/TicketListItem";
-import { stripWhatsApp, WhatsAppText } from "./whatsappFormat";
+import { WhatsAppText } from "./whatsappFormat";
+import { stripWhatsApp } from "./whatsappMarkers";
 
 describe("WhatsApp markup in bubbles and previews (issue 16)", () => {
   it("renders the markers as elements in a bubble and keeps <script> as text", () => {

@@ -5,6 +5,7 @@
  */
 import { Link } from "@mui/material";
 import type { ReactNode } from "react";
+import { FORMAT_RE } from "./whatsappMarkers";
 
 const SAFE_PROTOCOLS = new Set(["http:", "https:", "mailto:", "tel:"]);
 
@@ -20,8 +21,6 @@ export function safeHref(raw: string): string | null {
 
 const URL_RE = /\bhttps?:\/\/[^\s<>"']+/gi;
 const TRAILING_PUNCT = /[.,;:!?)\]}'"]+$/;
-/** A marker pair: opening not preceded by a letter/digit and followed by non-space; closing the mirror; same line. */
-const FORMAT_RE = /(?<![\p{L}\p{N}])(```|[*_~])(?!\s)([^\n]*?[^\s])\1(?![\p{L}\p{N}])/u;
 
 const TAGS: Record<string, (children: ReactNode[], key: string) => ReactNode> = {
   "*": (c, key) => <strong key={key}>{c}</strong>,
@@ -75,23 +74,6 @@ export function formatWhatsApp(text: string): ReactNode[] {
     n++;
   }
   if (last < text.length) out.push(...formatInline(text.slice(last), `t${n}`));
-  return out;
-}
-
-const FORMAT_RE_GLOBAL = new RegExp(FORMAT_RE.source, "gu");
-
-/**
- * The plain text of a formatted body, for one-line previews (ticket list, bell, Kanban cards; issue 16):
- * "*Demo Admin:* _oi_" → "Demo Admin: oi". Only the markers the bubbles would render are removed.
- */
-export function stripWhatsApp(text: string): string {
-  let out = text;
-  // Nested markers (*_both_*) come off one layer per pass; a body has few layers.
-  for (let pass = 0; pass < 5; pass++) {
-    const next = out.replace(FORMAT_RE_GLOBAL, (_whole, _marker: string, inner: string) => inner);
-    if (next === out) break;
-    out = next;
-  }
   return out;
 }
 

@@ -5,7 +5,7 @@ import VisibilityOutlined from "@mui/icons-material/VisibilityOutlined";
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { useSession } from "../auth/SessionProvider";
-import { stripWhatsApp } from "../messages/whatsappFormat";
+import { stripWhatsApp } from "../messages/whatsappMarkers";
 import { formatTicketTime } from "./time";
 import type { TicketTransition } from "./useTicketTransitions";
 import { readableTextOn } from "../../app/contrast";

@@ -8,7 +8,7 @@ import { VOLUME_KEY } from "../../app/layout/VolumeControl";
 import { readLocalStorage } from "../../hooks/useLocalStorage";
 import { useSession } from "../auth/SessionProvider";
 import { patchMessagesCache } from "../messages/messagesCache";
-import { stripWhatsApp } from "../messages/whatsappFormat";
+import { stripWhatsApp } from "../messages/whatsappMarkers";
 import { playNotificationSound, requestNotificationPermission, shouldNotify, showBrowserNotification } from "./notifications";
 import { patchTicketsCache, type ContactPatch } from "./ticketsCache";
 
