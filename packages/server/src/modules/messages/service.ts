@@ -1,7 +1,8 @@
 import { and, desc, eq, or, sql } from "drizzle-orm";
 import { MESSAGES_PAGE_SIZE, type ErrorCode, type MessageDTO, type MessageListResponse, type TicketDTO } from "@balcao/shared";
 import type { AppContext } from "../../context";
-import { isUniqueViolation, type Tx } from "../../db/client";
+import { isUniqueViolation, type DbOrTx, type Tx } from "../../db/client";
+import { oncePer } from "../../perContext";
 import { messages, tickets } from "../../db/schema";
 import { AppError, forbidden, notFound } from "../../http/errors";
 import { ChannelError, type OutboundContent } from "../../channels/types";
@@ -113,28 +114,16 @@ export class MessagesService {
     if (!row) throw notFound("ERR_NO_TICKET_FOUND");
     const t = row.ticket;
     if (!canSeeTicket(actor, t)) throw new AppError("ERR_ACCESS_DENIED", 403);
-    const conversation = and(
-      eq(messages.companyId, actor.companyId),
-      eq(messages.contactId, t.contactId),
-      t.connectionId === null ? sql`${messages.connectionId} is null` : eq(messages.connectionId, t.connectionId),
-    );
     // `beforeId` (the oldest message the client holds) pages by keyset: constant cost at any depth,
     // where pageNumber's OFFSET walks every newer message first (see bench/messages-history.ts).
-    const query = selectMessages(this.db)
-      .where(
-        beforeId
-          ? and(
-              conversation,
-              sql`(${messages.createdAt}, ${messages.id}) < (select m2.created_at, m2.id from messages m2 where m2.id = ${beforeId} and m2.company_id = ${actor.companyId})`,
-            )
-          : conversation,
-      )
-      .orderBy(desc(messages.createdAt), desc(messages.id))
-      .limit(MESSAGES_PAGE_SIZE + 1);
-    // Named per form of its text (keyset, first page — drizzle writes no OFFSET 0 —, OFFSET; a ticket without
-    // connection reads "is null"): planned once per pooled connection, as the page of every conversation opened.
-    const form = `${beforeId ? "before" : pageNumber > 1 ? "offset" : "first"}_${t.connectionId === null ? "noconn" : "conn"}`;
-    const rows = await (beforeId ? query : query.offset((pageNumber - 1) * MESSAGES_PAGE_SIZE)).prepare(`messages_page_${form}`).execute();
+    const form: PageForm = beforeId ? "before" : pageNumber > 1 ? "offset" : "first";
+    const rows = await messagesPage(this.db, form, t.connectionId !== null).execute({
+      companyId: actor.companyId,
+      contactId: t.contactId,
+      connectionId: t.connectionId,
+      beforeId: beforeId ?? null,
+      offset: (pageNumber - 1) * MESSAGES_PAGE_SIZE,
+    });
     const hasMore = rows.length > MESSAGES_PAGE_SIZE;
     const page = await presentRows(this.db, rows.slice(0, MESSAGES_PAGE_SIZE).reverse());
     return { messages: page, hasMore, ticket: presentTicketRow(row) };
@@ -598,4 +587,49 @@ export class MessagesService {
   ticketDto(companyId: number, ticketId: number): Promise<TicketDTO | null> {
     return presentTicketById(this.db, companyId, ticketId);
   }
+}
+
+type PageForm = "before" | "first" | "offset";
+
+/**
+ * The conversation's page query in each form of its text (keyset, first page — drizzle writes no OFFSET 0 —,
+ * OFFSET; a ticket without connection reads "is null"), per database handle: built once with placeholders and
+ * named, so drizzle writes each SQL once and each pooled connection plans it once, as the page of every
+ * conversation opened.
+ */
+const pageForms = oncePer((db: DbOrTx) => {
+  const built = new Map<string, ReturnType<typeof buildPage>>();
+  function buildPage(form: PageForm, withConnection: boolean) {
+    const conversation = and(
+      eq(messages.companyId, sql.placeholder("companyId")),
+      eq(messages.contactId, sql.placeholder("contactId")),
+      withConnection ? eq(messages.connectionId, sql.placeholder("connectionId")) : sql`${messages.connectionId} is null`,
+    );
+    const query = selectMessages(db)
+      .where(
+        form === "before"
+          ? and(
+              conversation,
+              sql`(${messages.createdAt}, ${messages.id}) < (select m2.created_at, m2.id from messages m2 where m2.id = ${sql.placeholder("beforeId")} and m2.company_id = ${sql.placeholder("companyId")})`,
+            )
+          : conversation,
+      )
+      .orderBy(desc(messages.createdAt), desc(messages.id))
+      .limit(MESSAGES_PAGE_SIZE + 1);
+    const name = `messages_page_${form}_${withConnection ? "conn" : "noconn"}`;
+    return (form === "offset" ? query.offset(sql.placeholder("offset")) : query).prepare(name);
+  }
+  return (form: PageForm, withConnection: boolean) => {
+    const key = `${form}_${withConnection}`;
+    let page = built.get(key);
+    if (!page) {
+      page = buildPage(form, withConnection);
+      built.set(key, page);
+    }
+    return page;
+  };
+});
+
+function messagesPage(db: DbOrTx, form: PageForm, withConnection: boolean) {
+  return pageForms(db)(form, withConnection);
 }

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { TicketDTO } from "@balcao/shared";
 import type { DbOrTx } from "../../db/client";
 import { connections, contacts, queues, tags, tickets, ticketTags, users } from "../../db/schema";
-import { forCompany } from "../../db/tenant";
+import { oncePer } from "../../perContext";
 
 /** Columns of one ticket row with its contact, user, queue and connection (one joined select). */
 export const ticketSelection = {
@@ -75,13 +75,20 @@ export async function presentTicketById(db: DbOrTx, companyId: number, id: numbe
   return row ? presentTicketRow(row) : null;
 }
 
+/**
+ * One ticket's row with its tags, per database handle (the pool, or a transaction): built once with
+ * placeholders, so drizzle writes its SQL once, and named, so each pooled connection plans this five-table
+ * join once (every ticket change sends its DTO).
+ */
+const ticketDtoById = oncePer((db: DbOrTx) =>
+  selectTicketsWithTags(db)
+    .where(and(eq(tickets.id, sql.placeholder("id")), eq(tickets.companyId, sql.placeholder("companyId"))))
+    .limit(1)
+    .prepare("ticket_dto_by_id"),
+);
+
 /** One ticket's row with its tags (what `presentTicketRow` needs), in one planned-once statement. */
 export async function ticketRowById(db: DbOrTx, companyId: number, id: number): Promise<TicketRowWithTags | undefined> {
-  const [row] = await selectTicketsWithTags(db)
-    .where(and(eq(tickets.id, id), forCompany(tickets, companyId)))
-    .limit(1)
-    // Named: each pooled connection plans this five-table join once (every ticket change sends its DTO).
-    .prepare("ticket_dto_by_id")
-    .execute();
+  const [row] = await ticketDtoById(db).execute({ id, companyId });
   return row;
 }
