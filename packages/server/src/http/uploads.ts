@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
@@ -125,7 +126,11 @@ export async function receiveMultipart(request: FastifyRequest, dir: string): Pr
           else done(null, chunk);
         },
       });
-      await pipeline(file.file, meter, createWriteStream(target, { mode: 0o600 }));
+      const out = createWriteStream(target, { mode: 0o600 });
+      // Created before anything can fail: a stream destroyed while its open() is in flight still creates the
+      // file afterwards, past the cleanup of a body that broke off (a partial file left behind).
+      await once(out, "open");
+      await pipeline(file.file, meter, out);
       if (file.file.truncated) throw new AppError("ERR_PAYLOAD_TOO_LARGE", 413);
       if (size > 0) files.push({ path: target, size, fileName: file.filename, mimeType: file.mimetype });
     }
