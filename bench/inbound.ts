@@ -20,6 +20,7 @@ import type { AppContext } from "../packages/server/src/context";
 import type { App } from "../packages/server/src/app";
 import { companies, plans, users } from "../packages/server/src/db/schema";
 import { pipelines } from "../packages/server/src/modules/messages/module";
+import { type Generator, runOpenLoop } from "./inbound-load";
 import { benchApp, descendantsCpuMs, percentile } from "./lib";
 
 const MESSAGES = Number(process.env.BENCH_INBOUND ?? 2000);
@@ -30,6 +31,12 @@ const RATES = (process.env.BENCH_RATES ?? (process.env.BENCH_DATABASE_URL ? "80,
   .split(",")
   .map(Number)
   .filter((r) => r > 0);
+/**
+ * Where the open loop's load generator runs: "worker" (a worker thread: the server's event loop carries only
+ * the server, as in production) and/or "inline" (on the server's own event loop, as before issue 20's
+ * measurements moved it); "inline,worker" runs each rate both ways, so one run shows what the generator costs.
+ */
+const GENERATORS = (process.env.BENCH_GENERATOR ?? "worker").split(",").filter((g): g is Generator => g === "inline" || g === "worker");
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const OPEN_PHONES = Number(process.env.BENCH_OPEN_PHONES ?? 200);
 const GRACE_S = Number(process.env.BENCH_GRACE ?? 15);
@@ -40,13 +47,13 @@ interface Tenant {
   companyId: number;
   connectionId: number;
   headers: Record<string, string>;
-  socket: Socket;
+  token: string;
 }
 
 let tenants = 0;
 
-/** A new company with default settings, its admin signed in, a scanned simulator and the admin's socket. */
-async function newTenant(app: App, ctx: AppContext, base: string): Promise<Tenant> {
+/** A new company with default settings, its admin signed in and a scanned simulator. */
+async function newTenant(app: App, ctx: AppContext): Promise<Tenant> {
   const db = ctx.database.db;
   const n = ++tenants;
   const [plan] = await db
@@ -69,12 +76,17 @@ async function newTenant(app: App, ctx: AppContext, base: string): Promise<Tenan
   const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
   const conn = (await app.inject({ method: "POST", url: "/api/whatsapp", headers, payload: { name: "Simulador" } })).json();
   await app.inject({ method: "POST", url: `/api/simulator/${conn.id}/scan`, headers, payload: { code: conn.qrcode } });
+  return { companyId: company!.id, connectionId: conn.id as number, headers, token };
+}
+
+/** The admin's socket, ready. */
+async function adminSocket(base: string, token: string): Promise<Socket> {
   const socket = io(base, { path: "/socket.io", auth: { token }, transports: ["websocket"], reconnection: false });
   await new Promise<void>((resolve, reject) => {
     socket.once("ready", () => resolve());
     socket.once("connect_error", reject);
   });
-  return { companyId: company!.id, connectionId: conn.id as number, headers, socket };
+  return socket;
 }
 
 /** Real HTTP over loopback, as a load generator would send it. */
@@ -112,8 +124,9 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   return (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof clientQuery;
 
-interface OpenResult {
+interface OpenSummary {
   rate: number;
+  generator: Generator;
   sent: number;
   received: number;
   lost: number;
@@ -129,81 +142,32 @@ interface OpenResult {
   backlogSeries: number[];
   lagMax: number;
   drainSeconds: number;
+  /** Share of the time the server's event loop was busy while customers were writing. */
+  serverLoopBusy: number;
 }
 
 /** One open-loop run: `rate` msg/s for DURATION_S seconds from OPEN_PHONES phones, on a new company. */
-async function openLoop(app: App, ctx: AppContext, base: string, rate: number): Promise<OpenResult> {
-  const t = await newTenant(app, ctx, base);
-  const total = Math.round(rate * DURATION_S);
-  const sentAt = new Map<string, bigint>();
-  const latencies: number[] = [];
-  let received = 0;
-  let failed = 0;
-  let allIn!: () => void;
-  const allReceived = new Promise<void>((resolve) => (allIn = resolve));
-  onCustomerMessage(t.socket, (body, at) => {
-    const started = sentAt.get(body);
-    if (started === undefined) return;
-    sentAt.delete(body);
-    latencies.push(ms(started, at));
-    if (++received === total) allIn();
-  });
-  const prefix = `open${rate}-`;
-  let sent = 0;
-  let inFlight = 0;
-  let lagMax = 0;
-  const backlogSeries: number[] = [];
-  const started = process.hrtime.bigint();
-  const sampler = setInterval(() => backlogSeries.push(sent - received), 1000);
-  // The schedule: message i is due at i/rate s; whatever is due is sent at once, never waiting for answers.
-  await new Promise<void>((resolve) => {
-    const tick = () => {
-      const elapsed = ms(started, process.hrtime.bigint()) / 1000;
-      const due = Math.min(total, Math.floor(elapsed * rate) + 1);
-      while (sent < due) {
-        const i = sent++;
-        lagMax = Math.max(lagMax, elapsed * 1000 - (i / rate) * 1000);
-        const body = `${prefix}${i}`;
-        sentAt.set(body, process.hrtime.bigint());
-        inFlight++;
-        customerSend(base, t, `55119${String(61234501 + (i % OPEN_PHONES))}`, body)
-          .catch(() => {
-            failed++;
-          })
-          .finally(() => inFlight--);
-      }
-      if (sent >= total) resolve();
-      else setTimeout(tick, Math.max(1, Math.min(20, 1000 / rate / 2)));
-    };
-    tick();
-  });
-  const backlogAtEnd = sent - received;
-  const sendEnd = process.hrtime.bigint();
-  await Promise.race([allReceived, new Promise((resolve) => setTimeout(resolve, GRACE_S * 1000))]);
-  clearInterval(sampler);
-  const drainSeconds = ms(sendEnd, process.hrtime.bigint()) / 1000;
-  const lost = total - received;
-  const receivedInGrace = received;
-  // The next rate starts on a quiet server: wait (unmeasured, up to a minute) for the requests still in flight.
-  for (let waited = 0; inFlight > 0 && waited < 60_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
-  t.socket.close();
+async function openLoop(app: App, ctx: AppContext, base: string, rate: number, generator: Generator): Promise<OpenSummary> {
+  const t = await newTenant(app, ctx);
+  const loopBefore = performance.eventLoopUtilization();
+  const r = await runOpenLoop(
+    { base, token: t.token, connectionId: t.connectionId, rate, durationS: DURATION_S, phones: OPEN_PHONES, graceS: GRACE_S, prefix: `open${rate}-` },
+    generator,
+  );
+  const serverLoopBusy = performance.eventLoopUtilization(loopBefore).utilization;
+  const { latencies, lost } = r;
+  const total = r.sent;
   return {
-    rate,
-    sent,
-    received: receivedInGrace,
-    lost,
-    failed,
+    ...r,
+    generator,
+    serverLoopBusy,
     p50: latencies.length ? percentile(latencies, 50) : NaN,
     // A lost message counts as infinitely late: p99 and max then say so.
     p99: lost > 0 && lost >= total / 100 ? Infinity : percentile(latencies, 99),
     max: lost > 0 ? Infinity : Math.max(...latencies),
     p99Received: latencies.length ? percentile(latencies, 99) : NaN,
     maxReceived: latencies.length ? Math.max(...latencies) : NaN,
-    backlogAtEnd,
-    backlogMax: Math.max(backlogAtEnd, ...backlogSeries),
-    backlogSeries,
-    lagMax,
-    drainSeconds,
+    backlogMax: Math.max(r.backlogAtEnd, ...r.backlogSeries),
   };
 }
 
@@ -216,13 +180,14 @@ export async function inboundBench(): Promise<void> {
   const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
 
   // Closed loop (the baseline of the open loop): CONCURRENCY senders, each waiting for its answer.
-  const closed = await newTenant(app, ctx, base);
+  const closed = await newTenant(app, ctx);
+  const closedSocket = await adminSocket(base, closed.token);
   const sentAt = new Map<string, bigint>();
   const latencies: number[] = [];
   let received = 0;
   let done!: () => void;
   const allReceived = new Promise<void>((resolve) => (done = resolve));
-  onCustomerMessage(closed.socket, (body, at) => {
+  onCustomerMessage(closedSocket, (body, at) => {
     const started = sentAt.get(body);
     if (started === undefined) return;
     latencies.push(ms(started, at));
@@ -252,7 +217,7 @@ export async function inboundBench(): Promise<void> {
   const allPerMessage = (statements.all - allBefore) / MESSAGES;
   const texts = statements.texts;
   statements.texts = null;
-  closed.socket.close();
+  closedSocket.close();
   const closedP99 = percentile(latencies, 99);
 
   // Baseline: the pipeline alone, same volume, fresh phones.
@@ -303,20 +268,22 @@ export async function inboundBench(): Promise<void> {
 
   if (RATES.length > 0)
     console.log(
-      `open loop: ${DURATION_S} s per rate, ${OPEN_PHONES} phones, a new company per rate, grace ${GRACE_S} s (baseline: the closed loop above)`,
+      `open loop: ${DURATION_S} s per rate, ${OPEN_PHONES} phones, a new company per rate, grace ${GRACE_S} s, load generator ${GENERATORS.join(" and ")} (baseline: the closed loop above)`,
     );
-  for (const rate of RATES) {
-    const r = await openLoop(app, ctx, base, rate);
-    console.log(
-      `open loop ${String(rate).padStart(4)} msg/s   latency p50 ${f1(r.p50).padStart(7)} ms  p99 ${f1(r.p99).padStart(8)} ms  max ${f1(r.max).padStart(8)} ms` +
-        `   ×${Number.isFinite(r.p99) ? (r.p99 / closedP99).toFixed(2) : "∞"} of closed-loop p99   offered ×${(rate / (MESSAGES / seconds)).toFixed(2)} of closed-loop msg/s`,
-    );
-    console.log(
-      `                     sent ${r.sent}, received ${r.received}, lost ${r.lost}${r.failed ? ` (${r.failed} sends refused)` : ""}; ` +
-        `backlog at end of sending ${r.backlogAtEnd}, max ${r.backlogMax}, drained in ${r.drainSeconds.toFixed(1)} s; sender lag max ${r.lagMax.toFixed(0)} ms` +
-        (r.lost > 0 ? `; received only: p99 ${f1(r.p99Received)} ms, max ${f1(r.maxReceived)} ms` : ""),
-    );
-    console.log(`                     backlog each second: ${r.backlogSeries.join(" ")}`);
-  }
+  for (const rate of RATES)
+    for (const generator of GENERATORS) {
+      const r = await openLoop(app, ctx, base, rate, generator);
+      console.log(
+        `open loop ${String(rate).padStart(4)} msg/s (${r.generator.padEnd(6)})  latency p50 ${f1(r.p50).padStart(7)} ms  p99 ${f1(r.p99).padStart(8)} ms  max ${f1(r.max).padStart(8)} ms` +
+          `   ×${Number.isFinite(r.p99) ? (r.p99 / closedP99).toFixed(2) : "∞"} of closed-loop p99   offered ×${(rate / (MESSAGES / seconds)).toFixed(2)} of closed-loop msg/s`,
+      );
+      console.log(
+        `                     sent ${r.sent}, received ${r.received}, lost ${r.lost}${r.failed ? ` (${r.failed} sends refused)` : ""}; ` +
+          `backlog at end of sending ${r.backlogAtEnd}, max ${r.backlogMax}, drained in ${r.drainSeconds.toFixed(1)} s; sender lag max ${r.lagMax.toFixed(0)} ms` +
+          (r.lost > 0 ? `; received only: p99 ${f1(r.p99Received)} ms, max ${f1(r.maxReceived)} ms` : ""),
+      );
+      console.log(`                     backlog each second: ${r.backlogSeries.join(" ")}`);
+      console.log(`                     server event loop busy ${(r.serverLoopBusy * 100).toFixed(0)}% of the run`);
+    }
   await close();
 }
