@@ -2,6 +2,7 @@
  * The outbox contract: nothing before commit, nothing lost after it, once per consumer group across
  * processes, commit-safe ordering. Each EventBus below stands for a process (its own pool where it matters).
  */
+import { sql } from "drizzle-orm";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../db/client";
@@ -12,6 +13,7 @@ import { EventBus, type DeliveredEvent, type DomainEvent, type WrittenEvents } f
 declare module "./bus" {
   interface DomainEvents {
     "test.happened": { n: number; tag: string };
+    "test.other": { n: number; tag: string };
   }
 }
 
@@ -194,6 +196,55 @@ describe("outbox", () => {
       expect(seen.indexOf("1:1")).toBeLessThan(seen.indexOf("0:0"));
     } finally {
       await bus.stop();
+    }
+  });
+
+  it("a group of some types reads only those, runs only on commits that wrote one, and moves past the others", async () => {
+    const tag = `t${++tagSeq}`;
+    const other = (n: number): DomainEvent => ({ type: "test.other", companyId: 1, n, tag });
+    const db = t.ctx.database.db;
+    /** This test's events the group's cursor has not passed yet. */
+    const unpassed = async (group: string) =>
+      (
+        (await db.execute(sql`select count(*)::int as n from outbox_events e, outbox_cursors c
+          where c.consumer = ${group} and (e.txid, e.id) > (c.txid, c.event_id) and e.payload->>'tag' = ${tag}`)) as unknown as {
+          rows: { n: number }[];
+        }
+      ).rows[0]!.n;
+    const cursorOf = async (group: string) =>
+      ((await db.execute(sql`select txid::text, event_id::text from outbox_cursors where consumer = ${group}`)) as unknown as { rows: object[] })
+        .rows[0];
+
+    // Woken by notifications only (no fallback poll within the test).
+    const bus = newBus(t.ctx.database, 60_000);
+    const seen: DeliveredEvent[] = [];
+    bus.subscribe(`g-${tag}`, (e) => void ("tag" in e && e.tag === tag && seen.push(e)), { types: ["test.happened"] });
+    await bus.start();
+    // The fallback poll alone moves this group past events of other types: nothing wakes it for them.
+    const polled = newBus(t.ctx.database, 50);
+    polled.subscribe(`p-${tag}`, () => undefined, { types: ["test.happened"] });
+    await polled.start();
+    try {
+      const before = await cursorOf(`g-${tag}`);
+      expect(before).toBeDefined();
+      await db.transaction(async (tx) => {
+        await bus.record(tx, other(1), other(2));
+      });
+      await poll(() => unpassed(`p-${tag}`)).toBe(0);
+      // The notification of that commit named only test.other: the group ran no round, its cursor stayed.
+      expect(await cursorOf(`g-${tag}`)).toEqual(before);
+      expect(await unpassed(`g-${tag}`)).toBe(2);
+
+      await db.transaction(async (tx) => {
+        await bus.record(tx, other(3), happened(tag, 4));
+      });
+      await poll(() => seen.map((e) => e.type === "test.happened" && e.n)).toEqual([4]);
+      // It read only its type and moved past the others: they are not scanned again.
+      await poll(() => unpassed(`g-${tag}`)).toBe(0);
+      expect(seen.map((e) => e.type)).toEqual(["test.happened"]);
+    } finally {
+      await bus.stop();
+      await polled.stop();
     }
   });
 

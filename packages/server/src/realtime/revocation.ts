@@ -42,7 +42,10 @@ export class SocketRevocation {
   ) {}
 
   start(): void {
-    this.unsubscribe = this.ctx.events.subscribe("revocation", (event) => this.onEvent(event));
+    this.unsubscribe = this.ctx.events.subscribe("revocation", (event) => this.onEvent(event), {
+      // The cases of onEvent.
+      types: ["auth.sessionsEnded", "auth.anotherLogin", "users.deleted", "companies.deleted", "companies.updated", "billing.paid", "users.updated"],
+    });
     this.sweepTimer = setInterval(() => void this.sweep(), this.sweepIntervalMs);
     this.sweepTimer.unref();
   }

@@ -825,12 +825,20 @@ export function startCampaignDispatcher(ctx: AppContext): () => void {
     concurrency: 2,
   });
   ctx.jobs.every(CAMPAIGN_SWEEP_JOB, "* * * * *", () => d.sweep());
-  const unsubscribe = ctx.events.subscribe("campaignConfirmations", async (event) => {
-    if (event.type === "messages.received") await d.onReply(event.companyId, event.messageId, event.connectionId, event.contactId);
-  });
-  const unsubscribeConnections = ctx.events.subscribe("campaignConnections", async (event) => {
-    if (event.type === "connections.session" && event.connection.status === "CONNECTED") await d.onConnected(event.companyId, event.connection.id);
-  });
+  const unsubscribe = ctx.events.subscribe(
+    "campaignConfirmations",
+    async (event) => {
+      if (event.type === "messages.received") await d.onReply(event.companyId, event.messageId, event.connectionId, event.contactId);
+    },
+    { types: ["messages.received"] },
+  );
+  const unsubscribeConnections = ctx.events.subscribe(
+    "campaignConnections",
+    async (event) => {
+      if (event.type === "connections.session" && event.connection.status === "CONNECTED") await d.onConnected(event.companyId, event.connection.id);
+    },
+    { types: ["connections.session"] },
+  );
   return () => {
     d.stop();
     unsubscribe();

@@ -68,6 +68,7 @@ export function registerChatbot(app: App): void {
   const automation = new Automation(app.ctx);
   // In order per ticket, tickets concurrently: replies keep the order of the customer's messages.
   const unsubscribe = app.ctx.events.subscribe("automation", (event) => automation.dispatch(event), {
+    types: ["messages.received", "tickets.transitioned"],
     key: (event) => ("ticketId" in event && typeof event.ticketId === "number" ? event.ticketId : undefined),
   });
   const unintercept = pipelines.get(app.ctx)?.intercept(automation.automatic.ratingInterceptor);

@@ -16,6 +16,6 @@ export function startTicketTagsRelay(ctx: AppContext): () => void {
       // Deleted meanwhile: its `tickets.deleted` tells the sockets.
       if (ticket) await ctx.events.record(ctx.database.db, { type: "tickets.updated", companyId: event.companyId, ticket });
     },
-    { key: (event) => (event.type === "tickets.tagsChanged" ? event.ticketId : undefined) },
+    { key: (event) => (event.type === "tickets.tagsChanged" ? event.ticketId : undefined), types: ["tickets.tagsChanged"] },
   );
 }

@@ -268,7 +268,7 @@ export class InboundPipeline {
       throw err;
     }
     if (!stored) return null;
-    this.ctx.events.kick();
+    // The commit's NOTIFY wakes the outbox groups that handle these events (events/bus.ts), in this process too.
     if (stored.claim) await stored.claim.afterCommit?.().catch((err) => this.ctx.log.error({ err }, "inbound interceptor failed"));
     return stored.messageId;
   }

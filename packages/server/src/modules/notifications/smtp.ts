@@ -222,5 +222,5 @@ export function startAlertMail(ctx: AppContext): () => void {
     retryDelaySec: 2,
     expireInSeconds: 120,
   });
-  return ctx.events.subscribe(ALERT_MAIL_GROUP, (event) => onEvent(ctx, event));
+  return ctx.events.subscribe(ALERT_MAIL_GROUP, (event) => onEvent(ctx, event), { types: ["connections.healthAlert"] });
 }

@@ -25,7 +25,7 @@ interface QueueTransferPayload {
 
 export function registerQueueTransfer(ctx: AppContext): () => void {
   ctx.jobs.register<QueueTransferPayload>(QUEUE_TRANSFER_JOB, (job) => transferIfStillWaiting(ctx, job.payload), { retryLimit: 5 });
-  return ctx.events.subscribe("queueTransfer", (event) => scheduleTransfer(ctx, event));
+  return ctx.events.subscribe("queueTransfer", (event) => scheduleTransfer(ctx, event), { types: ["tickets.updated"] });
 }
 
 async function scheduleTransfer(ctx: AppContext, event: DeliveredEvent): Promise<void> {

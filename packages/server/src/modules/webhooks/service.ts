@@ -285,5 +285,8 @@ export function startWebhooks(ctx: AppContext): () => void {
     expireInSeconds: 60,
     concurrency: 2,
   });
-  return ctx.events.subscribe(WEBHOOK_GROUP, (event) => service.fanOut(event));
+  // The cases of mapEvent.
+  return ctx.events.subscribe(WEBHOOK_GROUP, (event) => service.fanOut(event), {
+    types: ["messages.created", "messages.updated", "tickets.updated", "contacts.created"],
+  });
 }
