@@ -129,6 +129,7 @@ export class InboundPipeline {
     contactId: number,
     isGroup: boolean,
     msg: InboundMessage,
+    newContact: boolean,
   ): Promise<{ ticket: TicketRecord; live?: TicketRowWithTags; created: boolean; claim?: InboundClaim }> {
     // The live ticket comes locked with what its DTO shows (contact, attendant, queue, connection, tags), so the
     // usual message builds its event from rows in hand (issue 20).
@@ -149,14 +150,19 @@ export class InboundPipeline {
         .execute();
       return live;
     };
-    const live = await findLive();
-    if (live) return { ticket: live.ticket, live, created: false };
-    // Chats run concurrently (issue 20): two addresses of one person (a LID and a phone, the 9th digit) may
-    // reach here at once. The first to lock the contact opens the ticket; the other then finds it.
-    await tx.execute(sql`select pg_advisory_xact_lock(${OPEN_TICKET_LOCK}, ${contactId})`);
-    const opened = await findLive();
-    if (opened) return { ticket: opened.ticket, live: opened, created: false };
-    if (!msg.fromMe)
+    // A contact created by this transaction is seen by no other until it commits: it has no ticket, and no
+    // interceptor's ticket (a rating awaited) can be its; it goes straight to its first ticket (issue 20: the
+    // first message of 200 new customers arriving at once).
+    if (!newContact) {
+      const live = await findLive();
+      if (live) return { ticket: live.ticket, live, created: false };
+      // Chats run concurrently (issue 20): two addresses of one person (a LID and a phone, the 9th digit) may
+      // reach here at once. The first to lock the contact opens the ticket; the other then finds it.
+      await tx.execute(sql`select pg_advisory_xact_lock(${OPEN_TICKET_LOCK}, ${contactId})`);
+      const opened = await findLive();
+      if (opened) return { ticket: opened.ticket, live: opened, created: false };
+    }
+    if (!msg.fromMe && !newContact)
       for (const interceptor of this.interceptors) {
         const claim = await interceptor.claim(tx, { source, contactId, message: msg });
         if (!claim) continue;
@@ -171,7 +177,7 @@ export class InboundPipeline {
       .insert(tickets)
       .values({ companyId: source.companyId, contactId, connectionId: source.connectionId, status: "pending", isGroup })
       .returning();
-    await cycles.queued(tx, created!);
+    await cycles.opened(tx, created!);
     return { ticket: created!, created: true };
   }
 
@@ -190,9 +196,7 @@ export class InboundPipeline {
           if (duplicate) return null;
         }
         const { contact, created: newContact } = await resolveInboundContact(tx, source.companyId, source.connectionId, msg.chat, msg.chat.pushName);
-        // A person writing for the first time is a new contact: the contacts page and webhooks hear of it.
-        if (newContact) await this.ctx.events.record(tx, { type: "contacts.created", companyId: source.companyId, contact: presentContact(contact) });
-        const { ticket, live, created, claim } = await this.liveTicket(tx, source, contact.id, contact.isGroup, msg);
+        const { ticket, live, created, claim } = await this.liveTicket(tx, source, contact.id, contact.isGroup, msg, newContact);
         const file = msg.media ? await this.media.save(tx, source.companyId, msg.media.data, msg.media.fileName, msg.media.mimeType) : null;
         let quoted: QuotedRow | null = null;
         if (msg.quotedProviderMessageId) {
@@ -242,6 +246,8 @@ export class InboundPipeline {
         const message = presentMessage({ message: row!, contactName: contact.name, quoted });
         await this.ctx.events.record(
           tx,
+          // A person writing for the first time is a new contact: the contacts page and webhooks hear of it.
+          ...(newContact ? [{ type: "contacts.created" as const, companyId: source.companyId, contact: presentContact(contact) }] : []),
           { type: "tickets.updated", companyId: source.companyId, ticket: ticketDto },
           { type: "messages.created", companyId: source.companyId, message, ticket: ticketDto },
           ...(claim || msg.fromMe

@@ -4,12 +4,12 @@
  * to their open ticket needs no identity write. The DTO built from the rows equals the one read back.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, gt, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MessageDTO } from "@balcao/shared";
 import type { InboundMessage } from "../../channels/types";
-import { connections, outboxEvents } from "../../db/schema";
+import { attendanceCycles, connections, contacts, outboxEvents, tickets } from "../../db/schema";
 import type { DomainEvents } from "../../events/bus";
 import { automations } from "../chatbot/module";
 import { buildTenant } from "../../test/factories";
@@ -92,6 +92,46 @@ describe("inbound pipeline statements", () => {
     const [readBack] = await presentMessagesById(t.ctx.database.db, [id!]);
     expect(sent).toEqual(JSON.parse(JSON.stringify(readBack)));
     expect(sent.quotedMsg).toMatchObject({ body: "primeira", fromMe: false });
+  });
+
+  it("a new customer's first message: at most 15 statements, their first ticket and its attendance cycle included", async () => {
+    const tenant = await buildTenant(t.app);
+    const [connection] = await t.ctx.database.db
+      .insert(connections)
+      .values({ companyId: tenant.company.id, name: "Novos", status: "CONNECTED", greetingMessage: "" })
+      .returning();
+    const source = { companyId: tenant.company.id, connectionId: connection!.id };
+    const pipeline = pipelines.get(t.ctx)!;
+    // Warm the pool's clients on another new customer, then count one.
+    await pipeline.receive(source, inbound("aquecendo", { chat: { id: "5511966660001", kind: "phone", pushName: "Ana" } }));
+    await t.ctx.events.drain();
+    await automations.get(t.ctx)!.idle();
+    const [{ last }] = await t.ctx.database.db.select({ last: sql<number>`coalesce(max(${outboxEvents.id}), 0)::int` }).from(outboxEvents);
+    const before = last;
+    // BEGIN, the identities and the number looked up (none), the contact and its identities (in a savepoint), the
+    // ticket and its first cycle, message, ticket update, the ticket's DTO, outbox insert with its NOTIFY, COMMIT.
+    // A contact this transaction created has no ticket yet: no live-ticket lookups, no lock, no interceptor.
+    const count = await statementsOf(() =>
+      pipeline.receive(source, inbound("primeira vez", { chat: { id: "5511966660002", kind: "phone", pushName: "Bia" } })),
+    );
+    expect(count).toBeLessThanOrEqual(15);
+    const [contact] = await t.ctx.database.db
+      .select({ id: contacts.id })
+      .from(contacts)
+      .where(and(eq(contacts.companyId, tenant.company.id), eq(contacts.number, "5511966660002")));
+    const cycles = await t.ctx.database.db
+      .select({ queuedAt: attendanceCycles.queuedAt, firstOfContact: attendanceCycles.firstOfContact, userId: attendanceCycles.userId })
+      .from(attendanceCycles)
+      .innerJoin(tickets, eq(tickets.id, attendanceCycles.ticketId))
+      .where(eq(tickets.contactId, contact!.id));
+    expect(cycles).toEqual([{ queuedAt: expect.any(Date), firstOfContact: true, userId: null }]);
+    // Its events, in one outbox write: the new contact first.
+    const written = await t.ctx.database.db
+      .select({ type: outboxEvents.type })
+      .from(outboxEvents)
+      .where(and(eq(outboxEvents.companyId, tenant.company.id), gt(outboxEvents.id, before)))
+      .orderBy(outboxEvents.id);
+    expect(written.map((e) => e.type).slice(0, 4)).toEqual(["contacts.created", "tickets.updated", "messages.created", "messages.received"]);
   });
 
   it("the bot's turn on a known customer's message: 1 statement (the ticket; the body comes with the event)", async () => {

@@ -13,6 +13,12 @@ interface CycleTicket {
   queueId: number | null;
 }
 
+/** The contact's first cycle ever is a lead (dashboard); deciding it at insert keeps the count an index range. */
+const firstOfContact = (t: CycleTicket) => sql<boolean>`not exists (
+    select 1 from ${attendanceCycles} c join ${tickets} o on o.id = c.ticket_id
+    where c.company_id = ${t.companyId} and o.company_id = ${t.companyId}
+      and o.contact_id = (select contact_id from ${tickets} where id = ${t.id}))`;
+
 /**
  * The cycle in progress, else a new one. `queued` says whether the new cycle starts by waiting in line:
  * one an attendant opens (new ticket from the app, reopen) never waited, so it has no queue time and
@@ -25,11 +31,6 @@ async function openCycle(tx: Tx, t: CycleTicket, queued = true) {
     .where(and(eq(attendanceCycles.companyId, t.companyId), eq(attendanceCycles.ticketId, t.id), isNull(attendanceCycles.finishedAt)))
     .limit(1);
   if (cycle) return cycle;
-  // The contact's first cycle ever is a lead (dashboard); deciding it here keeps the count an index range.
-  const firstOfContact = sql<boolean>`not exists (
-    select 1 from ${attendanceCycles} c join ${tickets} o on o.id = c.ticket_id
-    where c.company_id = ${t.companyId} and o.company_id = ${t.companyId}
-      and o.contact_id = (select contact_id from ${tickets} where id = ${t.id}))`;
   const [created] = await tx
     .insert(attendanceCycles)
     .values({
@@ -38,7 +39,7 @@ async function openCycle(tx: Tx, t: CycleTicket, queued = true) {
       connectionId: t.connectionId,
       queueId: t.queueId,
       queuedAt: queued ? new Date() : null,
-      firstOfContact,
+      firstOfContact: firstOfContact(t),
     })
     .returning();
   return created!;
@@ -55,6 +56,20 @@ async function patch(tx: Tx, t: CycleTicket, values: CyclePatch & { finishedAt?:
 }
 
 export const cycles = {
+  /**
+   * A ticket created in this transaction starts waiting in line: its first cycle, written at once (one
+   * statement; `queued` would look for a cycle in progress first and then stamp it).
+   */
+  opened: async (tx: Tx, t: CycleTicket) => {
+    await tx.insert(attendanceCycles).values({
+      companyId: t.companyId,
+      ticketId: t.id,
+      connectionId: t.connectionId,
+      queueId: t.queueId,
+      queuedAt: new Date(),
+      firstOfContact: firstOfContact(t),
+    });
+  },
   /** A ticket waits for an attendant (new, returned, or transferred to a queue only). */
   queued: (tx: Tx, t: CycleTicket) => patch(tx, t, { queuedAt: new Date(), startedAt: null, userId: null, queueId: t.queueId }),
   /**

@@ -51,6 +51,6 @@ export async function openOrReuseTicket(tx: Tx, target: OutboundTicketTarget): P
     return { id: other!.id, created: false };
   }
   if (openerId) await cycles.started(tx, created, openerId);
-  else await cycles.queued(tx, created);
+  else await cycles.opened(tx, created);
   return { id: created.id, created: true };
 }
