@@ -10,6 +10,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     maxWorkers: 2,
+    // Each worker imports the app's modules once, not once per test file (~90 s of the suite's CPU went to
+    // re-importing them): every file builds its own app on its own database (test/testApp.ts), and
+    // test/tenantGuard.ts wraps pg once per worker.
+    isolate: false,
     // In CI one intermittent failure (a timing race on a loaded 2-core machine) must not hold back a whole
     // stop: a failed test runs once more, and scripts/test-all.mjs lists every test that needed it.
     retry: process.env.CI ? 1 : 0,

@@ -34,40 +34,52 @@ interface Violation {
   caller: string;
 }
 
-const violations: Violation[] = [];
 const SERVER_FRAME = /packages\/server\/src\/(?!test\/)[^:)]*(?<!\.test)\.ts/;
 
 const textOf = (first: unknown) => (typeof first === "string" ? first : (first as { text?: string } | undefined)?.text);
 
 /**
- * pool.query waits for a free client, then calls client.query from whatever released one: the stack seen
- * there is the releaser's, not the caller's. The caller's stack is kept here per statement text, in order.
+ * The wrappers go on pg's prototypes once per worker process: vitest runs this file before every test file,
+ * and without isolation (vitest.config.ts) the files of a worker share one pg module, so wrapping again
+ * would stack one more wrapper per file. Each file's afterAll takes the violations of its own statements.
  */
-const callerStacks = new Map<string, string[]>();
-const originalPoolQuery = pg.Pool.prototype.query;
-pg.Pool.prototype.query = function (this: pg.Pool, ...args: unknown[]) {
-  const text = textOf(args[0]);
-  if (text) callerStacks.set(text, [...(callerStacks.get(text) ?? []), (new Error().stack ?? "").split("\n").slice(2).join("\n")]);
-  return (originalPoolQuery as (...a: unknown[]) => unknown).apply(this, args);
-} as typeof pg.Pool.prototype.query;
+const INSTALLED = Symbol.for("balcao.test.tenantGuard");
+const registry = globalThis as { [INSTALLED]?: Violation[] };
+const violations: Violation[] = (registry[INSTALLED] ??= install());
 
-const original = pg.Client.prototype.query;
-pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-  const text = textOf(args[0]);
-  const pooled = text ? callerStacks.get(text) : undefined;
-  const callerStack = pooled?.shift();
-  if (text && pooled?.length === 0) callerStacks.delete(text);
-  if (text) {
-    const tables = unscopedTenantTables(text).filter((table) => !INFRASTRUCTURE_TABLES.has(table));
-    if (tables.length > 0) {
-      const frames = (callerStack ?? (new Error().stack ?? "").split("\n").slice(2).join("\n")).split("\n");
-      const server = frames.filter((f) => SERVER_FRAME.test(f) && !/\/db\/(client|embedded|resilience)\.ts/.test(f));
-      const exempt = frames.some((f) => Object.keys(CROSS_TENANT).some((name) => f.includes(name)));
-      if (server.length > 0 && !exempt) violations.push({ statement: text.replace(/\s+/g, " ").slice(0, 300), tables, caller: server[0]!.trim() });
+function install(): Violation[] {
+  const found: Violation[] = [];
+  /**
+   * pool.query waits for a free client, then calls client.query from whatever released one: the stack seen
+   * there is the releaser's, not the caller's. The caller's stack is kept here per statement text, in order.
+   */
+  const callerStacks = new Map<string, string[]>();
+  const originalPoolQuery = pg.Pool.prototype.query;
+  pg.Pool.prototype.query = function (this: pg.Pool, ...args: unknown[]) {
+    const text = textOf(args[0]);
+    if (text) callerStacks.set(text, [...(callerStacks.get(text) ?? []), (new Error().stack ?? "").split("\n").slice(2).join("\n")]);
+    return (originalPoolQuery as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof pg.Pool.prototype.query;
+
+  const original = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const text = textOf(args[0]);
+    const pooled = text ? callerStacks.get(text) : undefined;
+    const callerStack = pooled?.shift();
+    if (text && pooled?.length === 0) callerStacks.delete(text);
+    if (text) {
+      const tables = unscopedTenantTables(text).filter((table) => !INFRASTRUCTURE_TABLES.has(table));
+      if (tables.length > 0) {
+        const frames = (callerStack ?? (new Error().stack ?? "").split("\n").slice(2).join("\n")).split("\n");
+        const server = frames.filter((f) => SERVER_FRAME.test(f) && !/\/db\/(client|embedded|resilience)\.ts/.test(f));
+        const exempt = frames.some((f) => Object.keys(CROSS_TENANT).some((name) => f.includes(name)));
+        if (server.length > 0 && !exempt) found.push({ statement: text.replace(/\s+/g, " ").slice(0, 300), tables, caller: server[0]!.trim() });
+      }
     }
-  }
-  return (original as (...a: unknown[]) => unknown).apply(this, args);
-} as typeof pg.Client.prototype.query;
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof pg.Client.prototype.query;
+  return found;
+}
 
 afterAll(() => {
   const found = violations.splice(0);
