@@ -591,45 +591,40 @@ export class MessagesService {
 
 type PageForm = "before" | "first" | "offset";
 
+function buildPage(db: DbOrTx, form: PageForm, withConnection: boolean) {
+  const conversation = and(
+    eq(messages.companyId, sql.placeholder("companyId")),
+    eq(messages.contactId, sql.placeholder("contactId")),
+    withConnection ? eq(messages.connectionId, sql.placeholder("connectionId")) : sql`${messages.connectionId} is null`,
+  );
+  const query = selectMessages(db)
+    .where(
+      form === "before"
+        ? and(
+            conversation,
+            sql`(${messages.createdAt}, ${messages.id}) < (select m2.created_at, m2.id from messages m2 where m2.id = ${sql.placeholder("beforeId")} and m2.company_id = ${sql.placeholder("companyId")})`,
+          )
+        : conversation,
+    )
+    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .limit(MESSAGES_PAGE_SIZE + 1);
+  const name = `messages_page_${form}_${withConnection ? "conn" : "noconn"}`;
+  return (form === "offset" ? query.offset(sql.placeholder("offset")) : query).prepare(name);
+}
+
 /**
  * The conversation's page query in each form of its text (keyset, first page — drizzle writes no OFFSET 0 —,
  * OFFSET; a ticket without connection reads "is null"), per database handle: built once with placeholders and
  * named, so drizzle writes each SQL once and each pooled connection plans it once, as the page of every
- * conversation opened.
+ * conversation opened. All six forms are built with the handle (no database round trip).
  */
 const pageForms = oncePer((db: DbOrTx) => {
-  const built = new Map<string, ReturnType<typeof buildPage>>();
-  function buildPage(form: PageForm, withConnection: boolean) {
-    const conversation = and(
-      eq(messages.companyId, sql.placeholder("companyId")),
-      eq(messages.contactId, sql.placeholder("contactId")),
-      withConnection ? eq(messages.connectionId, sql.placeholder("connectionId")) : sql`${messages.connectionId} is null`,
-    );
-    const query = selectMessages(db)
-      .where(
-        form === "before"
-          ? and(
-              conversation,
-              sql`(${messages.createdAt}, ${messages.id}) < (select m2.created_at, m2.id from messages m2 where m2.id = ${sql.placeholder("beforeId")} and m2.company_id = ${sql.placeholder("companyId")})`,
-            )
-          : conversation,
-      )
-      .orderBy(desc(messages.createdAt), desc(messages.id))
-      .limit(MESSAGES_PAGE_SIZE + 1);
-    const name = `messages_page_${form}_${withConnection ? "conn" : "noconn"}`;
-    return (form === "offset" ? query.offset(sql.placeholder("offset")) : query).prepare(name);
-  }
-  return (form: PageForm, withConnection: boolean) => {
-    const key = `${form}_${withConnection}`;
-    let page = built.get(key);
-    if (!page) {
-      page = buildPage(form, withConnection);
-      built.set(key, page);
-    }
-    return page;
-  };
+  const forms = new Map<string, ReturnType<typeof buildPage>>();
+  for (const form of ["before", "first", "offset"] as const)
+    for (const withConnection of [true, false]) forms.set(`${form}_${withConnection}`, buildPage(db, form, withConnection));
+  return forms;
 });
 
 function messagesPage(db: DbOrTx, form: PageForm, withConnection: boolean) {
-  return pageForms(db)(form, withConnection);
+  return pageForms(db).get(`${form}_${withConnection}`)!;
 }
