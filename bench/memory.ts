@@ -13,7 +13,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -154,6 +154,8 @@ const SERVER_FROM_SOURCES = process.env.BENCH_MEMORY_FROM_SOURCES === "1";
  * figures of such a run measure the diagnosis too.
  */
 const HEAP_DIR = process.env.BENCH_MEMORY_HEAP_DIR;
+// Made if missing: the soak's trace is written there after a run of ten minutes or more.
+if (HEAP_DIR) mkdirSync(HEAP_DIR, { recursive: true });
 const HEAP_SNAPSHOTS = !!HEAP_DIR && process.env.BENCH_MEMORY_HEAP_SNAPSHOTS === "1";
 
 async function startServer(databaseUrl?: string): Promise<Running> {
