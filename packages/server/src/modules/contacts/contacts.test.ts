@@ -268,8 +268,8 @@ describe("import from the default connection's address book", () => {
     expect(res.json()).toEqual({ created: 2, existing: 1, skipped: 2 });
     const list = (await call(session, "GET", "/contacts/list")).json();
     expect(list.map((c: { name: string }) => c.name).sort()).toEqual(["Já Existe", "Novo Dois", "Novo Um"]);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(events.map((e) => e.contact.name).sort()).toEqual(["Novo Dois", "Novo Um"]);
+    // Delivered through the outbox after the import's commit: waited for, not timed.
+    await expect.poll(() => events.map((e) => e.contact.name).sort(), { timeout: 10_000 }).toEqual(["Novo Dois", "Novo Um"]);
     expect((await call(session, "GET", `/contacts/${existing.id}`)).json().name).toBe("Já Existe");
     // Running it again creates nothing.
     expect((await call(session, "POST", "/contacts/import")).json()).toEqual({ created: 0, existing: 3, skipped: 2 });
