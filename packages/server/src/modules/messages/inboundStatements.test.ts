@@ -55,14 +55,19 @@ async function statementsOf(work: () => Promise<unknown>): Promise<number> {
   return count;
 }
 
+/** A new company with a connected connection (no greeting): where the counted messages arrive. */
+async function connectedTenant(name: string) {
+  const tenant = await buildTenant(t.app);
+  const [connection] = await t.ctx.database.db
+    .insert(connections)
+    .values({ companyId: tenant.company.id, name, status: "CONNECTED", greetingMessage: "" })
+    .returning();
+  return { tenant, source: { companyId: tenant.company.id, connectionId: connection!.id } };
+}
+
 describe("inbound pipeline statements", () => {
   it("a known customer's message to their open ticket: at most 7 statements, events included", async () => {
-    const tenant = await buildTenant(t.app);
-    const [connection] = await t.ctx.database.db
-      .insert(connections)
-      .values({ companyId: tenant.company.id, name: "Contagem", status: "CONNECTED", greetingMessage: "" })
-      .returning();
-    const source = { companyId: tenant.company.id, connectionId: connection!.id };
+    const { tenant, source } = await connectedTenant("Contagem");
     const pipeline = pipelines.get(t.ctx)!;
     const first = inbound("primeira");
     await pipeline.receive(source, first);
@@ -95,12 +100,7 @@ describe("inbound pipeline statements", () => {
   });
 
   it("a new customer's first message: at most 15 statements, their first ticket and its attendance cycle included", async () => {
-    const tenant = await buildTenant(t.app);
-    const [connection] = await t.ctx.database.db
-      .insert(connections)
-      .values({ companyId: tenant.company.id, name: "Novos", status: "CONNECTED", greetingMessage: "" })
-      .returning();
-    const source = { companyId: tenant.company.id, connectionId: connection!.id };
+    const { tenant, source } = await connectedTenant("Novos");
     const pipeline = pipelines.get(t.ctx)!;
     // Warm the pool's clients on another new customer, then count one.
     await pipeline.receive(source, inbound("aquecendo", { chat: { id: "5511966660001", kind: "phone", pushName: "Ana" } }));
@@ -135,12 +135,7 @@ describe("inbound pipeline statements", () => {
   });
 
   it("the bot's turn on a known customer's message: 1 statement (the ticket; the body comes with the event)", async () => {
-    const tenant = await buildTenant(t.app);
-    const [connection] = await t.ctx.database.db
-      .insert(connections)
-      .values({ companyId: tenant.company.id, name: "Contagem do robô", status: "CONNECTED", greetingMessage: "" })
-      .returning();
-    const source = { companyId: tenant.company.id, connectionId: connection!.id };
+    const { tenant, source } = await connectedTenant("Contagem do robô");
     const pipeline = pipelines.get(t.ctx)!;
     const automation = automations.get(t.ctx)!;
     await pipeline.receive(source, inbound("primeira"));
