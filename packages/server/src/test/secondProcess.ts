@@ -13,10 +13,11 @@ export interface SecondProcess {
   database: Database;
 }
 
-export async function secondProcess(t: TestApp): Promise<SecondProcess> {
+/** `config` overrides the first app's settings for this instance only (e.g. a shorter relay timeout). */
+export async function secondProcess(t: TestApp, config: Partial<TestApp["config"]> = {}): Promise<SecondProcess> {
   const pool = t.ctx.database.pool as unknown as { options: { connectionString: string } };
   const database = await openDatabase({ databaseUrl: pool.options.connectionString });
-  const ctx = createContext(t.config, database);
+  const ctx = createContext({ ...t.config, ...config }, database);
   const app = await buildApp(ctx);
   await app.ready();
   return { app, ctx, database };

@@ -124,10 +124,17 @@ describe("session work through the connection's owner", () => {
     await t.ctx.database.db
       .insert(connectionLeases)
       .values({ connectionId: ghost!.id, companyId: other.company.id, ownerId: "ghost:1:dead", expiresAt: new Date(Date.now() + 60_000) });
-    const refused = await call(second.app, other.adminSession, "GET", `/simulator/${ghost!.id}/phones`);
-    expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toMatchObject({ error: "ERR_WAPP_NOT_INITIALIZED" });
-    const saved = await call(second.app, other.adminSession, "POST", "/contacts", { name: "Sem checagem", number: "5511987670000" });
-    expect(saved.statusCode, saved.body).toBeLessThan(300);
-  }, 60_000);
+    // A process of its own with a short relay timeout: the file's 15 s one would only make the test wait.
+    const impatient = await secondProcess(t, { sendRelayTimeoutMs: 1000 });
+    try {
+      const refused = await call(impatient.app, other.adminSession, "GET", `/simulator/${ghost!.id}/phones`);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ error: "ERR_WAPP_NOT_INITIALIZED" });
+      const saved = await call(impatient.app, other.adminSession, "POST", "/contacts", { name: "Sem checagem", number: "5511987670000" });
+      expect(saved.statusCode, saved.body).toBeLessThan(300);
+    } finally {
+      await impatient.app.close();
+      await impatient.database.close();
+    }
+  });
 });
