@@ -1,14 +1,13 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
-import { SUPER, bearer, logIn, newStamp, pairSimulator, pendingTicketId, post, signUpAndLogIn, type Owner } from "./support/world";
+import { expect, test } from "@playwright/test";
+import { expectNoViolations } from "./support/axe";
+import { bearer, logIn, newStamp, pairSimulator, pendingTicketId, post, signUpAndLogIn, type Owner } from "./support/world";
 
 /**
  * Issue 16 item 8: axe-core with the WCAG 2.0/2.1 A and AA rules reports no violation on any page of the app
  * (every route of packages/web's router, PAGE_ACCESS in packages/shared): the public pages signed out, the
- * company pages as a company admin with data on them, and the super user's pages as the super user. No rule
- * and no selector is excluded.
+ * company pages as a company admin with data on them (the super user's pages: accessibility-super.spec.ts).
+ * No rule and no selector is excluded.
  */
-const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 const stamp = newStamp();
 const owner: Owner = { name: `Papelaria ${stamp}`, email: `a11y-${stamp}@papelaria.test`, password: "segredo-123" };
 const customer = { number: `55119${String(Date.now()).slice(-8)}`, name: `Cliente ${stamp}` };
@@ -65,24 +64,6 @@ test.beforeAll(async ({ request }) => {
   });
 });
 
-/** A failing node as a person can find it: its selector, its text, and for contrast the colours and ratio axe measured. */
-function describe(node: { target: unknown[]; html: string; any: { data?: unknown }[] }): string {
-  const data = node.any[0]?.data as { fgColor?: string; bgColor?: string; contrastRatio?: number } | undefined;
-  const colours = data?.fgColor ? ` ${data.fgColor} on ${data.bgColor} = ${data.contrastRatio}` : "";
-  return `${node.target.join(" ")} ${node.html.slice(0, 120)}${colours}`;
-}
-
-/** Waits until the page has settled (no request in flight, no spinner), then runs axe and lists what it found. */
-async function expectNoViolations(page: Page, path: string) {
-  await page.goto(path);
-  await page.waitForLoadState("networkidle");
-  // Spinners (indeterminate progress bars) gone: the page shows its data.
-  await expect(page.locator('[role="progressbar"]:not([aria-valuenow])')).toHaveCount(0);
-  const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  const found = result.violations.map((v) => `${v.id} (${v.nodes.length}): ${v.nodes.map(describe).join(" | ")}`);
-  expect.soft(found, `axe violations on ${path}`).toEqual([]);
-}
-
 test("the public pages have no WCAG A/AA violation", async ({ page }) => {
   for (const path of ["/login", "/signup"]) await expectNoViolations(page, path);
 });
@@ -125,12 +106,6 @@ for (let from = 0; from < ADMIN_PAGES.length; from += 5) {
     for (const path of group) await expectNoViolations(page, path());
   });
 }
-
-test("the super user's pages have no WCAG A/AA violation", async ({ page }) => {
-  test.setTimeout(120_000);
-  await logIn(page, SUPER);
-  for (const path of ["/announcements", "/settings"]) await expectNoViolations(page, path);
-});
 
 test("at 1366×800 the drawer shows Sair whole and a ticket's chips stay on one line", async ({ page }) => {
   await logIn(page, owner);

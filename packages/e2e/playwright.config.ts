@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 
 /** The specs that sign in as the platform super user (support/world.ts, SUPER). */
-const SUPER_USER_SPECS = ["accessibility.spec.ts", "billing.spec.ts", "platform-admin.spec.ts", "xss.spec.ts"];
+const SUPER_USER_SPECS = ["accessibility-super.spec.ts", "billing.spec.ts", "platform-admin.spec.ts", "xss.spec.ts"];
 const PORT = Number(process.env.E2E_PORT ?? 8091);
 const baseURL = `http://127.0.0.1:${PORT}`;
 // The fake Graph API (packages/server/src/channels/cloudapi/fakeGraph.ts) that cloud-api.spec.ts starts on
@@ -20,11 +20,11 @@ export default defineConfig({
   testMatch: "*.spec.ts",
   outputDir: "test-results/artifacts",
   fullyParallel: false,
-  // Two spec files at a time: most of a spec's time is spent waiting on the app (a campaign or a schedule
+  // Three spec files at a time: most of a spec's time is spent waiting on the app (a campaign or a schedule
   // for the next minute, a connection alert's delay), not on the CPU. Each spec signs up its own company; the
-  // specs that sign in as the platform super user run one after the other (below): signing in ends the
-  // user's other sessions.
-  workers: 2,
+  // specs that sign in as the platform super user run one after the other (below), beside the others:
+  // signing in ends the user's other sessions.
+  workers: 3,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
