@@ -22,8 +22,8 @@ export default defineConfig({
   fullyParallel: false,
   // Three spec files at a time: most of a spec's time is spent waiting on the app (a campaign or a schedule
   // for the next minute, a connection alert's delay), not on the CPU. Each spec signs up its own company; the
-  // specs that sign in as the platform super user run one after the other (below), beside the others:
-  // signing in ends the user's other sessions.
+  // specs that sign in as the platform super user run one after the other, at the end (below): signing in
+  // ends the user's other sessions.
   workers: 3,
   retries: 0,
   timeout: 60_000,
@@ -44,7 +44,9 @@ export default defineConfig({
   },
   projects: [
     { name: "chromium", testIgnore: SUPER_USER_SPECS },
-    { name: "chromium, super user", testMatch: SUPER_USER_SPECS, workers: 1 },
+    // After the others, not beside them: the platform's announcements these specs publish reach every
+    // company's pages (a toast, a dialog for a high-priority one) and would change what the other specs see.
+    { name: "chromium, super user", testMatch: SUPER_USER_SPECS, workers: 1, dependencies: ["chromium"] },
   ],
   webServer: {
     command: "node ../../node_modules/tsx/dist/cli.mjs ../server/src/main.ts",
