@@ -11,6 +11,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const tmp = mkdtempSync(path.join(os.tmpdir(), "balcao-tests-"));
 const bin = (name) => path.join(root, "node_modules/.bin", name);
 const results = [];
+// Terminal colour codes, as Playwright writes them into its JSON report's error messages.
+// eslint-disable-next-line no-control-regex
+const ANSI_COLOURS = /\x1b\[[0-9;]*m/g;
 const flakyTests = [];
 
 function run(label, command, args, { cwd = root, env = {} } = {}) {
@@ -76,8 +79,20 @@ if (wants("e2e")) {
     const code = run("e2e (Playwright, Chromium)", bin("playwright"), ["test"], { cwd: path.join(root, "packages/e2e") });
     if (!existsSync(out)) record("e2e", 0, 1);
     else {
-      const { stats } = JSON.parse(readFileSync(out, "utf8"));
+      const report = JSON.parse(readFileSync(out, "utf8"));
+      const { stats } = report;
       const failed = stats.unexpected + (code !== 0 && stats.unexpected === 0 ? 1 : 0);
+      // A spec that failed and passed on its retry (CI only, playwright.config.ts): named like the flaky unit tests.
+      const specs = (suite) => [...(suite.specs ?? []), ...(suite.suites ?? []).flatMap(specs)];
+      for (const spec of report.suites.flatMap(specs))
+        for (const t of spec.tests.filter((t) => t.status === "flaky")) {
+          const error =
+            t.results
+              .find((r) => r.status !== "passed")
+              ?.error?.message?.replace(ANSI_COLOURS, "")
+              .split("\n")[0] ?? "";
+          flakyTests.push(`e2e: ${spec.file} > ${spec.title} [${t.projectName}] (passed on retry; first error: ${error})`);
+        }
       record("e2e", stats.expected + stats.flaky, failed);
     }
   }
