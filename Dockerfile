@@ -59,4 +59,4 @@ EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # The same flags as `npm start` (packages/server/package.json), without npm in between: signals reach node.
-CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=20", "--enable-source-maps", "packages/server/dist/bin/main.js"]
+CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=20", "packages/server/dist/bin/main.js"]

@@ -163,13 +163,13 @@ async function startServer(databaseUrl?: string): Promise<Running> {
     throw new Error("memory: the compiled server is missing: run `npm run build -w @balcao/server` (or set BENCH_MEMORY_FROM_SOURCES=1)");
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "balcao-bench-mem-"));
   const port = await freePort();
-  // What `npm start` runs (npm run start -w @balcao/server → node … --enable-source-maps dist/bin/main.js, the
+  // What `npm start` runs (npm run start -w @balcao/server → node … dist/bin/main.js, the
   // compiled server: `npm run build` first), minus npm itself; BENCH_MEMORY_FROM_SOURCES=1 runs src/main.ts
   // through tsx instead. The flags of packages/server's start script unless BENCH_MEMORY_NODE_FLAGS says otherwise.
   const nodeFlags = (process.env.BENCH_MEMORY_NODE_FLAGS ?? "--max-semi-space-size=4 --heap-growing-percent=20").split(" ").filter(Boolean);
   if (HEAP_DIR) nodeFlags.push("--trace-gc");
   if (HEAP_SNAPSHOTS) nodeFlags.push("--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${HEAP_DIR}`);
-  const entry = SERVER_FROM_SOURCES ? ["--import", "tsx", "src/main.ts"] : ["--enable-source-maps", "dist/bin/main.js"];
+  const entry = SERVER_FROM_SOURCES ? ["--import", "tsx", "src/main.ts"] : ["dist/bin/main.js"];
   const child = spawn(process.execPath, [...nodeFlags, ...entry], {
     cwd: path.join(ROOT, "packages/server"),
     detached: true,
