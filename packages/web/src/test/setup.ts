@@ -1,5 +1,7 @@
 import "@testing-library/jest-dom/vitest";
-import { cleanup, configure } from "@testing-library/react";
+import { __unsafe_useEmotionCache as useEmotionCache, type EmotionCache } from "@emotion/react";
+import { cleanup, configure, render } from "@testing-library/react";
+import { createElement } from "react";
 import { afterEach, vi } from "vitest";
 import i18n, { LANGUAGES, loadLanguage, loadPageTexts } from "../app/i18n";
 
@@ -47,8 +49,28 @@ if (!("IntersectionObserver" in window)) {
   Object.defineProperty(globalThis, "IntersectionObserver", { writable: true, value: IntersectionObserverStub });
 }
 
+// MUI's styles go through emotion's default cache, one <style> per rule in document.head. The files of a worker
+// share one document and one module graph (vitest.config.ts, isolate: false), so without this the head kept every
+// rule of every earlier file: over 1000 after a dozen files. jsdom matches every rule against an element for each
+// getComputedStyle, which getByRole and user-event call for the element and its ancestors, so a test slowed down
+// with every file before it (ConnectionModal.test.tsx: 12 s alone, 60+ s late in a worker). After each test, with
+// its trees unmounted, the rules are removed and the cache forgets them; whatever renders next inserts its own again.
+let emotionCache: EmotionCache | null = null;
+function CaptureEmotionCache() {
+  emotionCache = useEmotionCache();
+  return null;
+}
+render(createElement(CaptureEmotionCache));
+cleanup();
+function forgetStyles() {
+  if (!emotionCache) return;
+  emotionCache.sheet.flush();
+  for (const name of Object.keys(emotionCache.inserted)) delete emotionCache.inserted[name];
+}
+
 afterEach(() => {
   cleanup();
+  forgetStyles();
   localStorage.clear();
   vi.unstubAllGlobals();
   if (i18n.language !== "pt") void i18n.changeLanguage("pt");
