@@ -69,8 +69,10 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     },
   });
   try {
-    // Each pooled connection is a PostgreSQL process of ~2-3 MB: a small install needs few.
-    const database = await openPostgres(server.connection(EMBEDDED_DATABASE), "embedded", log, EMBEDDED_POOL_SIZE);
+    // Each pooled connection is a PostgreSQL process of ~2-3 MB: a small install needs few. Once opened they stay
+    // open (no idle timeout): a backend closed after 10 s idle was reopened cold by the next burst (its caches and
+    // every prepared statement built again), so PostgreSQL's memory went down and back up with the traffic.
+    const database = await openPostgres(server.connection(EMBEDDED_DATABASE), "embedded", log, EMBEDDED_POOL_SIZE, 0);
     return {
       ...database,
       embedded: server,
@@ -113,9 +115,16 @@ function refuseLegacyPglite(dataDir: string): void {
   );
 }
 
-async function openPostgres(connection: string | pg.ClientConfig, kind: Database["kind"], log: Logger, poolSize = 10): Promise<Database> {
+async function openPostgres(
+  connection: string | pg.ClientConfig,
+  kind: Database["kind"],
+  log: Logger,
+  poolSize = 10,
+  /** pg's default: an idle connection is closed after 10 s; 0 keeps it. */
+  idleTimeoutMillis = 10_000,
+): Promise<Database> {
   const config: pg.PoolConfig = typeof connection === "string" ? { connectionString: connection } : { ...connection };
-  const pool = new pg.Pool({ ...config, max: poolSize });
+  const pool = new pg.Pool({ ...config, max: poolSize, idleTimeoutMillis });
   // An idle client dropped by the server (restart, failover, admin command) must not crash the process;
   // the pool replaces it on the next query.
   pool.on("error", (err) => log.warn(`PostgreSQL pool: idle client error: ${err.message}`));
