@@ -422,7 +422,7 @@ function line(label: string, s: Sample, embedded: boolean): void {
   console.log(`${label.padEnd(36)} total PSS ${f(s.totalPss)}   server process PSS ${f(s.serverPss)} (RSS ${f(s.serverRss)})${others}${pg}`);
 }
 
-/** Past the pool's 10 s idle timeout, so idle PostgreSQL backends are gone as they would be at rest. */
+/** Past pg's 10 s idle timeout (DATABASE_URL), so idle backends are gone as at rest; the embedded pool keeps its own. */
 async function settle(rootPid: number): Promise<Sample> {
   await sleep(12_000);
   return sample(rootPid);
@@ -488,7 +488,9 @@ async function run(label: string, databaseUrl?: string): Promise<void> {
     console.log(
       `${"".padEnd(36)} growth over the soak ${pct(loaded.totalPss)} (${pct(rest.totalPss)} of at rest; peak total ${f(peak.totalPss).trim()}; ${soakMessages} messages in ${soakSeconds.toFixed(0)} s = ${(soakMessages / soakSeconds).toFixed(1)} msg/s)`,
     );
-    const floors = minuteFloors(trace);
+    // Whole minutes only: the last chunk can end a second or two past SOAK_SECONDS, and a "floor" of those one
+    // or two samples is not comparable with the floor of a minute of 30.
+    const floors = minuteFloors(trace.filter((x) => x.minute < SOAK_SECONDS / 60));
     const lastHalf = floors.slice(Math.floor(floors.length / 2));
     if (lastHalf.length >= 3)
       console.log(
@@ -501,7 +503,9 @@ async function run(label: string, databaseUrl?: string): Promise<void> {
       `${"".padEnd(36)} the simulator's buffers (last ${SIMULATOR_MESSAGES_PER_PHONE} messages of each of ${PHONES} phones) ${full * 60 < SOAK_SECONDS ? `were full from minute ${full.toFixed(1)} of the soak` : "were still filling at its end"}`,
     );
     if (HEAP_DIR) {
-      const live = minuteFloors(trace.filter((x) => x.liveHeap !== undefined).map((x) => ({ minute: x.minute, totalPss: x.liveHeap! })));
+      const live = minuteFloors(
+        trace.filter((x) => x.liveHeap !== undefined && x.minute < SOAK_SECONDS / 60).map((x) => ({ minute: x.minute, totalPss: x.liveHeap! })),
+      );
       const liveHalf = live.slice(Math.floor(live.length / 2));
       if (liveHalf.length >= 3)
         console.log(
