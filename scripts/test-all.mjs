@@ -65,7 +65,8 @@ if (wants("lint")) {
   record("format", prettier === 0 ? 1 : 0, prettier === 0 ? 0 : 1);
 }
 if (wants("shared")) vitestSuite("shared", "packages/shared");
-if (wants("server")) vitestSuite("server (embedded PostgreSQL)", "packages/server");
+// TEST_DATABASE_URL emptied: with it inherited (CI sets it for the run), this suite ran on that server too.
+if (wants("server")) vitestSuite("server (embedded PostgreSQL)", "packages/server", { TEST_DATABASE_URL: "" });
 if (wants("server") && process.env.TEST_DATABASE_URL)
   vitestSuite("server (PostgreSQL)", "packages/server", { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL });
 if (wants("web")) vitestSuite("web", "packages/web");
