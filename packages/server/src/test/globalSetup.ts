@@ -1,14 +1,13 @@
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import pg from "pg";
 import { buildApp } from "../app";
-import { loadConfig } from "../config/env";
 import { createContext } from "../context";
 import { openDatabase, type Database } from "../db/client";
 import { startEmbeddedPostgres } from "../db/embedded";
+import { testConfig } from "./testConfig";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -68,14 +67,7 @@ export default async function setup(project: TestProject) {
  * besides them is removed, so that a copy starts as a migrated database does.
  */
 async function bootOnce(db: Database): Promise<void> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "balcao-template-"));
-  const config = loadConfig({
-    NODE_ENV: "test",
-    DATA_DIR: dataDir,
-    JWT_SECRET: randomBytes(32).toString("hex"),
-    JWT_REFRESH_SECRET: randomBytes(32).toString("hex"),
-    WEB_DIST: path.join(dataDir, "no-web"),
-  });
+  const { config, dataDir } = testConfig("balcao-template-");
   const app = await buildApp(createContext(config, db));
   await app.ready();
   await app.close();

@@ -1,14 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import pg from "pg";
 import { inject } from "vitest";
 import { buildApp, type App } from "../app";
-import { loadConfig, type Config } from "../config/env";
+import type { Config } from "../config/env";
 import { createContext, type AppContext } from "../context";
 import { openDatabase, type Database } from "../db/client";
 import { withDatabase } from "./globalSetup";
+import { testConfig } from "./testConfig";
 
 /** A private database for one test file: a copy of the migrated template (see globalSetup). */
 async function openTestDatabase(): Promise<{ database: Database; drop(): Promise<void> }> {
@@ -38,15 +37,7 @@ export interface TestApp {
 
 /** The real app (all routes, realtime, error handling) on a fresh database, not listening unless asked. */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "balcao-app-"));
-  const config = loadConfig({
-    NODE_ENV: "test",
-    DATA_DIR: dataDir,
-    JWT_SECRET: randomBytes(32).toString("hex"),
-    JWT_REFRESH_SECRET: randomBytes(32).toString("hex"),
-    WEB_DIST: path.join(dataDir, "no-web"),
-    ...env,
-  });
+  const { config, dataDir } = testConfig("balcao-app-", env);
   const { database, drop } = await openTestDatabase();
   const ctx = createContext(config, database);
   const app = await buildApp(ctx);
