@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Runs every suite (typecheck, shared, server on the embedded PostgreSQL [and a PostgreSQL server], web,
 // e2e) and ends with one line "N passed, N failed". Set TEST_DATABASE_URL to also run the server suite on a PostgreSQL server.
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,10 +22,47 @@ function run(label, command, args, { cwd = root, env = {} } = {}) {
   return res.status ?? 1;
 }
 
+const vitestArgs = (out) => ["run", "--reporter=default", "--reporter=json", `--outputFile=${out}`];
+const reportFile = (label) => path.join(tmp, `${label.replace(/\W+/g, "-")}.json`);
+
 function vitestSuite(label, workspace, env = {}) {
-  const out = path.join(tmp, `${label.replace(/\W+/g, "-")}.json`);
+  const out = reportFile(label);
   const cwd = path.join(root, workspace);
-  const code = run(label, bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile=${out}`], { cwd, env });
+  recordVitest(label, cwd, out, run(label, bin("vitest"), vitestArgs(out), { cwd, env }));
+}
+
+/**
+ * Several vitest suites at once, each writing its console to a file that is printed when it ends: the two
+ * server suites each leave about a third of the 2 cores idle (waiting on their PostgreSQL), and they run on two
+ * different servers (the embedded one of the run and TEST_DATABASE_URL's), so neither waits for the other's.
+ */
+async function vitestSuitesAtOnce(suites) {
+  console.log(`\n=== ${suites.map((s) => s.label).join(" + ")} (at once) ===`);
+  await Promise.all(
+    suites.map(({ label, workspace, env }) => {
+      const out = reportFile(label);
+      const log = path.join(tmp, `${label.replace(/\W+/g, "-")}.log`);
+      const cwd = path.join(root, workspace);
+      const started = Date.now();
+      return new Promise((resolve) => {
+        const file = createWriteStream(log);
+        const child = spawn(bin("vitest"), vitestArgs(out), { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+        child.stdout.pipe(file, { end: false });
+        child.stderr.pipe(file, { end: false });
+        child.on("close", (code) => {
+          file.end(() => {
+            console.log(`\n=== ${label} (${Math.round((Date.now() - started) / 1000)} s) ===`);
+            process.stdout.write(readFileSync(log));
+            recordVitest(label, cwd, out, code ?? 1);
+            resolve();
+          });
+        });
+      });
+    }),
+  );
+}
+
+function recordVitest(label, cwd, out, code) {
   if (!existsSync(out)) return record(label, 0, 1);
   const json = JSON.parse(readFileSync(out, "utf8"));
   const failed = json.numFailedTests + (code !== 0 && json.numFailedTests === 0 ? 1 : 0);
@@ -66,9 +103,13 @@ if (wants("lint")) {
 }
 if (wants("shared")) vitestSuite("shared", "packages/shared");
 // TEST_DATABASE_URL emptied: with it inherited (CI sets it for the run), this suite ran on that server too.
-if (wants("server")) vitestSuite("server (embedded PostgreSQL)", "packages/server", { TEST_DATABASE_URL: "" });
-if (wants("server") && process.env.TEST_DATABASE_URL)
-  vitestSuite("server (PostgreSQL)", "packages/server", { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL });
+if (wants("server")) {
+  const suites = [{ label: "server (embedded PostgreSQL)", workspace: "packages/server", env: { TEST_DATABASE_URL: "" } }];
+  if (process.env.TEST_DATABASE_URL)
+    suites.push({ label: "server (PostgreSQL)", workspace: "packages/server", env: { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL } });
+  if (suites.length === 1) vitestSuite(suites[0].label, suites[0].workspace, suites[0].env);
+  else await vitestSuitesAtOnce(suites);
+}
 if (wants("web")) vitestSuite("web", "packages/web");
 if (wants("e2e")) {
   const built = run("build web", "npm", ["run", "build", "--workspace", "@balcao/web"]);
