@@ -4,7 +4,8 @@
  * found by their header names in pt/en/es (CONTACT_LIST_IMPORT_HEADERS) in one of the first rows; each data
  * row is then checked with spec §5's rules and reported with its row number when refused. Pure: no database.
  */
-import { Readable } from "node:stream";
+import { PassThrough, Readable } from "node:stream";
+import { createInflateRaw } from "node:zlib";
 import ExcelJS from "exceljs";
 import Papa from "papaparse";
 import {
@@ -19,7 +20,7 @@ import {
 import { z } from "zod";
 import { foldText } from "../../db/search";
 import { AppError } from "../../http/errors";
-import { assertZipWithinLimits } from "./zipGuard";
+import { assertZipWithinLimits, zipEntries } from "./zipGuard";
 
 export type SpreadsheetFormat = "xlsx" | "csv";
 
@@ -72,34 +73,70 @@ export function cellText(value: unknown): string {
 
 const isBlank = (cells: string[]) => cells.every((c) => c.trim() === "");
 
+/** What the streaming reader does with each part of the archive (exceljs 4.4's WorkbookReader, not in its typings). */
+interface WorkbookReaderParts {
+  _parseRels(entry: Readable): Promise<void>;
+  _parseWorkbook(entry: Readable): Promise<void>;
+  _parseSharedStrings(entry: Readable): AsyncGenerator<unknown>;
+  _parseWorksheet(entry: Readable, sheetNo: string): Generator<{ eventType: string; value: unknown }>;
+}
+
+const WORKSHEET = /^xl\/worksheets\/sheet(\d+)\.xml$/;
+
+/**
+ * The first worksheet's rows through exceljs's streaming reader, which is handed the archive's parts itself
+ * (read from the central directory, inflated as they are read) in the order it needs them: relationships,
+ * workbook, shared strings, then the worksheet. Its own walk of the archive (unzipper's streaming parser) ends
+ * as soon as the parser reaches the end of the file, even while entries it found are still waiting for the
+ * walk to take them: a file whose last entries are the workbook or the shared strings (exceljs writes
+ * xl/workbook.xml last, the sample spreadsheet included) then failed about one read in 200, depending on
+ * timing, or lost its texts.
+ */
 async function xlsxRows(data: Buffer): Promise<SheetRow[]> {
   // A zip bomb is refused before the reader inflates anything (zipGuard.ts).
   await assertZipWithinLimits(data);
-  const input = Readable.from([data]);
+  const entries = zipEntries(data);
+  const opened: Readable[] = [];
+  const open = (name: string): Readable | undefined => {
+    const entry = entries.find((e) => e.name === name);
+    if (!entry) return undefined;
+    const stream = Readable.from([entry.body]).pipe(entry.method === 8 ? createInflateRaw() : new PassThrough());
+    opened.push(stream);
+    return stream;
+  };
   const rows: SheetRow[] = [];
   try {
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([]), {
       worksheets: "emit",
       sharedStrings: "cache",
       hyperlinks: "ignore",
       styles: "ignore",
       entries: "ignore",
-    });
-    for await (const sheet of reader) {
-      for await (const row of sheet) {
-        const values = Array.isArray(row.values) ? (row.values as unknown[]) : [];
-        const cells: string[] = [];
-        for (let i = 1; i < values.length; i++) cells.push(cellText(values[i]));
-        if (!isBlank(cells)) rows.push({ line: row.number, cells });
+    }) as unknown as WorkbookReaderParts;
+    const rels = open("xl/_rels/workbook.xml.rels");
+    if (rels) await reader._parseRels(rels);
+    const workbook = open("xl/workbook.xml");
+    if (workbook) await reader._parseWorkbook(workbook);
+    const sharedStrings = open("xl/sharedStrings.xml");
+    if (sharedStrings) for await (const _ of reader._parseSharedStrings(sharedStrings));
+    // The first worksheet only (in archive order, as exceljs's own walk found it).
+    const first = entries.find((e) => WORKSHEET.test(e.name));
+    if (first) {
+      for (const { eventType, value } of reader._parseWorksheet(open(first.name)!, WORKSHEET.exec(first.name)![1]!)) {
+        if (eventType !== "worksheet") continue;
+        for await (const row of value as ExcelJS.stream.xlsx.WorksheetReader) {
+          const values = Array.isArray(row.values) ? (row.values as unknown[]) : [];
+          const cells: string[] = [];
+          for (let i = 1; i < values.length; i++) cells.push(cellText(values[i]));
+          if (!isBlank(cells)) rows.push({ line: row.number, cells });
+        }
       }
-      // The first worksheet only.
-      break;
     }
   } catch (err) {
     if (err instanceof AppError) throw err;
     throw new AppError("ERR_CONTACT_LIST_IMPORT_UNREADABLE", 400);
   } finally {
-    input.destroy();
+    for (const stream of opened) stream.destroy();
   }
   return rows;
 }

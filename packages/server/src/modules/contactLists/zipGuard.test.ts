@@ -2,12 +2,12 @@
  * Zip bombs in contact-list spreadsheets (issue 11): refused by what the entries really inflate to, before
  * the reader parses them; a real workbook passes.
  */
-import { deflateRawSync } from "node:zlib";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../http/errors";
 import { sampleXlsx } from "./sample";
 import { readSheet } from "./spreadsheet";
-import { assertZipWithinLimits, XLSX_INFLATED_MAX_BYTES } from "./zipGuard";
+import { assertZipWithinLimits, XLSX_INFLATED_MAX_BYTES, zipEntries } from "./zipGuard";
 
 interface Entry {
   name: string;
@@ -70,6 +70,17 @@ describe("zip bombs in spreadsheets", () => {
     const xlsx = await sampleXlsx();
     await expect(assertZipWithinLimits(xlsx)).resolves.toBeUndefined();
     expect((await readSheet("xlsx", xlsx)).length).toBeGreaterThan(1);
+  });
+
+  it("reads a workbook whatever the order of its parts (exceljs writes xl/workbook.xml last)", async () => {
+    const parts = zipEntries(await sampleXlsx()).map((e) => ({ name: e.name, data: e.method === 8 ? inflateRawSync(e.body) : e.body }));
+    expect(parts.at(-1)!.name).toBe("xl/workbook.xml");
+    const expected = [
+      { line: 1, cells: ["Nome", "Número", "Email"] },
+      { line: 2, cells: ["Maria Souza", "5511987654321", "maria@exemplo.com.br"] },
+      { line: 3, cells: ["João Lima", "(21) 98765-4321"] },
+    ];
+    for (const order of [parts, [...parts].reverse()]) expect(await readSheet("xlsx", zip(order))).toEqual(expected);
   });
 
   it("refuses what inflates past the limit, whatever the headers declare", async () => {

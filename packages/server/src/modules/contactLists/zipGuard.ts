@@ -27,32 +27,66 @@ function endOfCentralDirectory(data: Buffer): number {
   throw new Unreadable("no end of central directory");
 }
 
+/** One entry of an archive held in memory: its name and its bytes as stored (compressed or not). */
+export interface ZipEntry {
+  name: string;
+  /** 0 = stored, 8 = deflate (the only methods accepted). */
+  method: 0 | 8;
+  body: Buffer;
+}
+
+/**
+ * The entries of an archive in their order, read from its central directory (the sizes a streaming reader
+ * would have to guess from data descriptors). Throws Unreadable for a layout this file cannot follow.
+ */
+function entriesOf(data: Buffer): ZipEntry[] {
+  const eocd = endOfCentralDirectory(data);
+  const count = data.readUInt16LE(eocd + 10);
+  let at = data.readUInt32LE(eocd + 16);
+  if (count === 0xffff || at === 0xffffffff) throw new Unreadable("zip64");
+  if (count > XLSX_ENTRIES_MAX) throw tooLarge();
+  const entries: ZipEntry[] = [];
+  for (let i = 0; i < count; i++) {
+    if (at + 46 > data.length || data.readUInt32LE(at) !== CENTRAL) throw new Unreadable("bad central directory");
+    const flags = data.readUInt16LE(at + 8);
+    const method = data.readUInt16LE(at + 10);
+    const compressed = data.readUInt32LE(at + 20);
+    const nameLength = data.readUInt16LE(at + 28);
+    const local = data.readUInt32LE(at + 42);
+    const name = data.subarray(at + 46, at + 46 + nameLength).toString("utf8");
+    const next = at + 46 + nameLength + data.readUInt16LE(at + 30) + data.readUInt16LE(at + 32);
+    if (flags & 0x1) throw new Unreadable("encrypted");
+    if (compressed === 0xffffffff || local === 0xffffffff) throw new Unreadable("zip64");
+    if (local + 30 > data.length || data.readUInt32LE(local) !== LOCAL) throw new Unreadable("bad local header");
+    if (method !== 0 && method !== 8) throw new Unreadable(`compression method ${method}`);
+    const start = local + 30 + data.readUInt16LE(local + 26) + data.readUInt16LE(local + 28);
+    entries.push({ name, method, body: data.subarray(start, Math.min(data.length, start + compressed)) });
+    at = next;
+  }
+  return entries;
+}
+
+/**
+ * The entries of an .xlsx that passed assertZipWithinLimits; 400 ERR_CONTACT_LIST_IMPORT_UNREADABLE for what
+ * this file cannot follow.
+ */
+export function zipEntries(data: Buffer): ZipEntry[] {
+  try {
+    return entriesOf(data);
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw new AppError("ERR_CONTACT_LIST_IMPORT_UNREADABLE", 400);
+  }
+}
+
 /** Throws 413 ERR_PAYLOAD_TOO_LARGE for a bomb, 400 ERR_CONTACT_LIST_IMPORT_UNREADABLE for what it cannot follow. */
 export async function assertZipWithinLimits(data: Buffer, maxBytes = XLSX_INFLATED_MAX_BYTES): Promise<void> {
   try {
-    const eocd = endOfCentralDirectory(data);
-    const count = data.readUInt16LE(eocd + 10);
-    let at = data.readUInt32LE(eocd + 16);
-    if (count === 0xffff || at === 0xffffffff) throw new Unreadable("zip64");
-    if (count > XLSX_ENTRIES_MAX) throw tooLarge();
     let total = 0;
-    for (let i = 0; i < count; i++) {
-      if (at + 46 > data.length || data.readUInt32LE(at) !== CENTRAL) throw new Unreadable("bad central directory");
-      const flags = data.readUInt16LE(at + 8);
-      const method = data.readUInt16LE(at + 10);
-      const compressed = data.readUInt32LE(at + 20);
-      const local = data.readUInt32LE(at + 42);
-      const next = at + 46 + data.readUInt16LE(at + 28) + data.readUInt16LE(at + 30) + data.readUInt16LE(at + 32);
-      if (flags & 0x1) throw new Unreadable("encrypted");
-      if (compressed === 0xffffffff || local === 0xffffffff) throw new Unreadable("zip64");
-      if (local + 30 > data.length || data.readUInt32LE(local) !== LOCAL) throw new Unreadable("bad local header");
-      const start = local + 30 + data.readUInt16LE(local + 26) + data.readUInt16LE(local + 28);
-      const body = data.subarray(start, Math.min(data.length, start + compressed));
-      if (method === 0) total += body.length;
-      else if (method === 8) total = await inflatedSize(body, total, maxBytes);
-      else throw new Unreadable(`compression method ${method}`);
+    for (const entry of entriesOf(data)) {
+      if (entry.method === 0) total += entry.body.length;
+      else total = await inflatedSize(entry.body, total, maxBytes);
       if (total > maxBytes) throw tooLarge();
-      at = next;
     }
   } catch (err) {
     if (err instanceof AppError) throw err;
