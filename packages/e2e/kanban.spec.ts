@@ -59,13 +59,20 @@ test("a card dragged between lanes moves in a second browser, and back with the 
   await expect(cardIn(other, lane)).toHaveCount(1, { timeout: 1_500 });
   await expect(cardIn(other, "Em aberto")).toHaveCount(0);
 
-  // Back with the keyboard in the second browser: Space picks the card up, ← changes lane, Space drops.
+  // Back with the keyboard in the second browser: Space picks the card up, ← changes lane, Space drops. Each
+  // key waits for the board's live announcement of the step before it, as a screen reader user hears it: the
+  // board takes ← only once it has measured the lanes the card can go to, and drops on the lane it announced
+  // last, so a key sent within the same few milliseconds was lost (seen in CI: the card stayed in its lane).
+  const announced = (text: string) => expect(other.getByRole("status").filter({ hasText: text })).toHaveCount(1);
   await cardIn(other, lane)
     .getByRole("button", { name: new RegExp(`^Arrastar ${customer.name}`) })
     .focus();
   await other.keyboard.press("Space");
+  await announced(`Sobre a coluna ${lane}.`);
   await other.keyboard.press("ArrowLeft");
+  await announced("Sobre a coluna Em aberto.");
   await other.keyboard.press("Space");
+  await announced("Cartão movido para Em aberto.");
   await expect(cardIn(other, "Em aberto")).toHaveCount(1);
   await expect(cardIn(page, "Em aberto")).toHaveCount(1, { timeout: 1_500 });
 
