@@ -1,7 +1,17 @@
 #!/usr/bin/env node
-// Runs every suite (typecheck, shared, server on the embedded PostgreSQL [and a PostgreSQL server], web,
-// e2e) and ends with one line "N passed, N failed". Set TEST_DATABASE_URL to also run the server suite on a PostgreSQL server.
-import { spawn, spawnSync } from "node:child_process";
+// Runs every suite (typecheck, lint, format, shared, server on the embedded PostgreSQL [and a PostgreSQL server],
+// web, e2e) and ends with one line "N passed, N failed". Set TEST_DATABASE_URL to also run the server suite on a
+// PostgreSQL server. `npm test -- <suite>…` runs only those suites.
+//
+// On 2 cores the suites run in two phases, each keeping both cores busy:
+//   1. the server suite (its two runs at once, on two different PostgreSQL servers: each alone leaves about a
+//      third of the cores idle waiting on its database), beside the type checks, ESLint and Prettier;
+//   2. the web build, then Playwright, beside the shared and web unit tests: Playwright's specs spend most of
+//      their time waiting on the app (a schedule or a campaign for the next minute, an alert's delay), using
+//      about 0.75 of a core on average.
+// What runs beside a phase's main suites runs at a lower CPU priority (nice), so that it only takes what they
+// leave idle and cannot slow their timing-sensitive tests. Each suite's console is printed whole when it ends.
+import { spawn } from "node:child_process";
 import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,54 +25,52 @@ const results = [];
 // eslint-disable-next-line no-control-regex
 const ANSI_COLOURS = /\x1b\[[0-9;]*m/g;
 const flakyTests = [];
+/** CPU priority of what runs beside a phase's main suites (nice(1): 0 is normal, 19 the lowest). */
+const BESIDE_NICENESS = "10";
 
-function run(label, command, args, { cwd = root, env = {} } = {}) {
-  console.log(`\n=== ${label} ===`);
-  const res = spawnSync(command, args, { cwd, env: { ...process.env, ...env }, stdio: "inherit" });
-  return res.status ?? 1;
-}
-
-const vitestArgs = (out) => ["run", "--reporter=default", "--reporter=json", `--outputFile=${out}`];
-const reportFile = (label) => path.join(tmp, `${label.replace(/\W+/g, "-")}.json`);
-
-function vitestSuite(label, workspace, env = {}) {
-  const out = reportFile(label);
-  const cwd = path.join(root, workspace);
-  recordVitest(label, cwd, out, run(label, bin("vitest"), vitestArgs(out), { cwd, env }));
-}
+const only = process.argv.slice(2);
+const wants = (name) => only.length === 0 || only.includes(name);
+const slug = (label) => label.replace(/\W+/g, "-");
 
 /**
- * Several vitest suites at once, each writing its console to a file that is printed when it ends: the two
- * server suites each leave about a third of the 2 cores idle (waiting on their PostgreSQL), and they run on two
- * different servers (the embedded one of the run and TEST_DATABASE_URL's), so neither waits for the other's.
+ * Runs a command with its output in a file, printed whole when it ends (suites that run at once would otherwise
+ * interleave their lines); resolves to its exit code.
  */
-async function vitestSuitesAtOnce(suites) {
-  console.log(`\n=== ${suites.map((s) => s.label).join(" + ")} (at once) ===`);
-  await Promise.all(
-    suites.map(({ label, workspace, env }) => {
-      const out = reportFile(label);
-      const log = path.join(tmp, `${label.replace(/\W+/g, "-")}.log`);
-      const cwd = path.join(root, workspace);
-      const started = Date.now();
-      return new Promise((resolve) => {
-        const file = createWriteStream(log);
-        const child = spawn(bin("vitest"), vitestArgs(out), { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-        child.stdout.pipe(file, { end: false });
-        child.stderr.pipe(file, { end: false });
-        child.on("close", (code) => {
-          file.end(() => {
-            console.log(`\n=== ${label} (${Math.round((Date.now() - started) / 1000)} s) ===`);
-            process.stdout.write(readFileSync(log));
-            recordVitest(label, cwd, out, code ?? 1);
-            resolve();
-          });
-        });
-      });
-    }),
-  );
+function run(label, command, args, { cwd = root, env = {}, beside = false } = {}) {
+  const log = path.join(tmp, `${slug(label)}.log`);
+  const started = Date.now();
+  const [file, argv] = beside ? ["nice", ["-n", BESIDE_NICENESS, command, ...args]] : [command, args];
+  console.log(`--> ${label}${beside ? " (beside, lower priority)" : ""}`);
+  return new Promise((resolve) => {
+    const out = createWriteStream(log);
+    const child = spawn(file, argv, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout.pipe(out, { end: false });
+    child.stderr.pipe(out, { end: false });
+    child.on("error", (error) => out.write(`${error.stack}\n`));
+    child.on("close", (code) =>
+      out.end(() => {
+        console.log(`\n=== ${label} (${Math.round((Date.now() - started) / 1000)} s) ===`);
+        process.stdout.write(readFileSync(log));
+        resolve(code ?? 1);
+      }),
+    );
+  });
 }
 
-function recordVitest(label, cwd, out, code) {
+/** Steps one after the other (a lane); phases run lanes at once. */
+async function lane(...steps) {
+  for (const step of steps) await step();
+}
+
+function record(label, passed, failed) {
+  results.push({ label, passed, failed });
+  console.log(`--- ${label}: ${passed} passed, ${failed} failed`);
+}
+
+async function vitestSuite(label, workspace, { env = {}, beside = false } = {}) {
+  const out = path.join(tmp, `${slug(label)}.json`);
+  const cwd = path.join(root, workspace);
+  const code = await run(label, bin("vitest"), ["run", "--reporter=default", "--reporter=json", `--outputFile=${out}`], { cwd, env, beside });
   if (!existsSync(out)) return record(label, 0, 1);
   const json = JSON.parse(readFileSync(out, "utf8"));
   const failed = json.numFailedTests + (code !== 0 && json.numFailedTests === 0 ? 1 : 0);
@@ -74,71 +82,78 @@ function recordVitest(label, cwd, out, code) {
       .map((t) => ({ name: `${path.relative(cwd, file.name)} > ${t.fullName}`, error: t.failureMessages[0].split("\n")[0] })),
   );
   for (const t of flaky) flakyTests.push(`${label}: ${t.name} (passed on retry; first error: ${t.error})`);
-  return record(label, json.numPassedTests, failed);
+  record(label, json.numPassedTests, failed);
 }
 
-function record(label, passed, failed) {
-  results.push({ label, passed, failed });
-  console.log(`--- ${label}: ${passed} passed, ${failed} failed`);
-}
-
-const only = process.argv.slice(2);
-const wants = (name) => only.length === 0 || only.includes(name);
-
-if (wants("typecheck")) {
+async function typecheck({ beside }) {
   let failed = 0;
   for (const pkg of ["packages/shared", "packages/server", "packages/web"]) {
     if (!existsSync(path.join(root, pkg, "tsconfig.json"))) continue;
-    failed += run(`typecheck ${pkg}`, bin("tsc"), ["-p", pkg, "--noEmit"]) === 0 ? 0 : 1;
+    failed += (await run(`typecheck ${pkg}`, bin("tsc"), ["-p", pkg, "--noEmit"], { beside })) === 0 ? 0 : 1;
   }
   record("typecheck", failed ? 0 : 1, failed ? 1 : 0);
 }
-if (wants("lint")) {
+
+async function lint({ beside }) {
   // ESLint over every workspace, no warning allowed (eslint.config.js).
-  const eslint = run("lint (ESLint)", bin("eslint"), ["--max-warnings", "0", "packages", "bench", "scripts", "eslint.config.js"]);
+  const eslint = await run("lint (ESLint)", bin("eslint"), ["--max-warnings", "0", "packages", "bench", "scripts", "eslint.config.js"], {
+    beside,
+  });
   record("lint", eslint === 0 ? 1 : 0, eslint === 0 ? 0 : 1);
   // Prettier decides layout (.prettierrc.json); `npm run format` rewrites, this only checks.
-  const prettier = run("format (Prettier)", bin("prettier"), ["--check", "--log-level", "warn", "."]);
+  const prettier = await run("format (Prettier)", bin("prettier"), ["--check", "--log-level", "warn", "."], { beside });
   record("format", prettier === 0 ? 1 : 0, prettier === 0 ? 0 : 1);
 }
-if (wants("shared")) vitestSuite("shared", "packages/shared");
-// TEST_DATABASE_URL emptied: with it inherited (CI sets it for the run), this suite ran on that server too.
-if (wants("server")) {
-  const suites = [{ label: "server (embedded PostgreSQL)", workspace: "packages/server", env: { TEST_DATABASE_URL: "" } }];
-  if (process.env.TEST_DATABASE_URL)
-    suites.push({ label: "server (PostgreSQL)", workspace: "packages/server", env: { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL } });
-  if (suites.length === 1) vitestSuite(suites[0].label, suites[0].workspace, suites[0].env);
-  else await vitestSuitesAtOnce(suites);
-}
-if (wants("web")) vitestSuite("web", "packages/web");
-if (wants("e2e")) {
-  const built = run("build web", "npm", ["run", "build", "--workspace", "@balcao/web"]);
-  if (built !== 0) record("e2e", 0, 1);
-  else {
-    // packages/e2e/playwright.config.ts writes its JSON report here.
-    const out = path.join(root, "packages/e2e/test-results/results.json");
-    rmSync(out, { force: true });
-    const code = run("e2e (Playwright, Chromium)", bin("playwright"), ["test"], { cwd: path.join(root, "packages/e2e") });
-    if (!existsSync(out)) record("e2e", 0, 1);
-    else {
-      const report = JSON.parse(readFileSync(out, "utf8"));
-      const { stats } = report;
-      const failed = stats.unexpected + (code !== 0 && stats.unexpected === 0 ? 1 : 0);
-      // A spec that failed and passed on its retry (CI only, playwright.config.ts): named like the flaky unit tests.
-      const specs = (suite) => [...(suite.specs ?? []), ...(suite.suites ?? []).flatMap(specs)];
-      for (const spec of report.suites.flatMap(specs))
-        for (const t of spec.tests.filter((t) => t.status === "flaky")) {
-          const error =
-            t.results
-              .find((r) => r.status !== "passed")
-              ?.error?.message?.replace(ANSI_COLOURS, "")
-              .split("\n")[0] ?? "";
-          flakyTests.push(`e2e: ${spec.file} > ${spec.title} [${t.projectName}] (passed on retry; first error: ${error})`);
-        }
-      record("e2e", stats.expected + stats.flaky, failed);
+
+async function e2e() {
+  const built = await run("build web", "npm", ["run", "build", "--workspace", "@balcao/web"]);
+  if (built !== 0) return record("e2e", 0, 1);
+  // packages/e2e/playwright.config.ts writes its JSON report here.
+  const out = path.join(root, "packages/e2e/test-results/results.json");
+  rmSync(out, { force: true });
+  const code = await run("e2e (Playwright, Chromium)", bin("playwright"), ["test"], { cwd: path.join(root, "packages/e2e") });
+  if (!existsSync(out)) return record("e2e", 0, 1);
+  const report = JSON.parse(readFileSync(out, "utf8"));
+  const { stats } = report;
+  const failed = stats.unexpected + (code !== 0 && stats.unexpected === 0 ? 1 : 0);
+  // A spec that failed and passed on its retry (CI only, playwright.config.ts): named like the flaky unit tests.
+  const specs = (suite) => [...(suite.specs ?? []), ...(suite.suites ?? []).flatMap(specs)];
+  for (const spec of report.suites.flatMap(specs))
+    for (const t of spec.tests.filter((t) => t.status === "flaky")) {
+      const error =
+        t.results
+          .find((r) => r.status !== "passed")
+          ?.error?.message?.replace(ANSI_COLOURS, "")
+          .split("\n")[0] ?? "";
+      flakyTests.push(`e2e: ${spec.file} > ${spec.title} [${t.projectName}] (passed on retry; first error: ${error})`);
     }
-  }
+  record("e2e", stats.expected + stats.flaky, failed);
 }
+
+// Phase 1: the server suite, with the static checks beside it.
+const serverRuns = [];
+// TEST_DATABASE_URL emptied: with it inherited (CI sets it for the run), this run went to that server too.
+if (wants("server")) serverRuns.push(() => vitestSuite("server (embedded PostgreSQL)", "packages/server", { env: { TEST_DATABASE_URL: "" } }));
+if (wants("server") && process.env.TEST_DATABASE_URL)
+  serverRuns.push(() => vitestSuite("server (PostgreSQL)", "packages/server", { env: { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL } }));
+const besideServer = serverRuns.length > 0;
+await Promise.all([
+  ...serverRuns.map((suite) => suite()),
+  lane(
+    async () => wants("typecheck") && (await typecheck({ beside: besideServer })),
+    async () => wants("lint") && (await lint({ beside: besideServer })),
+  ),
+]);
+
+// Phase 2: the browser scenarios, with the unit tests of shared and web beside them.
+const besideE2e = wants("e2e");
+await Promise.all([
+  lane(async () => besideE2e && (await e2e())),
+  lane(
+    async () => wants("shared") && (await vitestSuite("shared", "packages/shared", { beside: besideE2e })),
+    async () => wants("web") && (await vitestSuite("web", "packages/web", { beside: besideE2e })),
+  ),
+]);
 
 rmSync(tmp, { recursive: true, force: true });
 const passed = results.reduce((n, r) => n + r.passed, 0);
