@@ -20,8 +20,12 @@ const account = {
   verifyToken: `verify-${stamp}`,
   displayPhoneNumber: "+55 11 3000-0022",
 };
-/** The customer's message arrives with a timestamp that leaves the window open this long. */
-const WINDOW_LEFT_S = 75;
+/**
+ * The customer's message arrives with a timestamp that leaves the window open this long: long enough for the
+ * attendant to accept the ticket and reply (about 10 s on a loaded 2-core machine), short enough not to keep a
+ * worker waiting on the window (75 s before: the spec's 93 s were mostly this wait).
+ */
+const WINDOW_LEFT_S = 40;
 
 const fake = new FakeGraph();
 

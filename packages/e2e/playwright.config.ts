@@ -15,7 +15,7 @@ const SUPER_USER_SPECS = ["accessibility-super.spec.ts", "billing.spec.ts", "pla
 const ANNOUNCING_SPECS = ["platform-admin.spec.ts", "xss.spec.ts"];
 /**
  * The specs that spend most of their time waiting on the app's clock (a schedule or a campaign for the next
- * minute, a connection alert's 1-minute delay, a 24-hour window that closes 75 s later): dispatched first (a
+ * minute, a connection alert's 1-minute delay, a 24-hour window that closes 40 s later): dispatched first (a
  * project's files go in alphabetical order, the projects in the order below), so they wait beside the specs
  * that keep the CPU busy instead of forming the run's tail.
  */
