@@ -26,7 +26,10 @@ test("sign up, log in, add an attendant, log out", async ({ page }) => {
   await expect(page).toHaveURL(/\/login$/);
 
   // Log in: the admin lands on the dashboard, inside the shell
-  // Already on /login, where sign-up sent us.
+  // Already on /login, where sign-up sent us. The address changes before the login page replaces the sign-up
+  // form (both have E-mail and Senha): filled too early, Enter sent the sign-up again (seen in a run: a second
+  // POST /api/companies/cadastro answered 400, and no login). A person types into the page they see.
+  await expect(page.getByRole("heading", { name: "Login", level: 1 })).toBeVisible();
   await fillLogin(page, { email: adminEmail, password: adminPassword }, "enter");
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByText(`Olá ${company}, seja bem-vindo a ${company}`)).toBeVisible();
