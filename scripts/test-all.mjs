@@ -3,15 +3,10 @@
 // web, e2e) and ends with one line "N passed, N failed". Set TEST_DATABASE_URL to also run the server suite on a
 // PostgreSQL server. `npm test -- <suite>…` runs only those suites.
 //
-// On 2 cores the suites run in two phases, each keeping both cores busy:
-//   1. the server suite, its two runs at once, on two different PostgreSQL servers (each alone leaves about a
-//      third of the cores idle waiting on its database);
-//   2. the web build, then Playwright, with the type checks, ESLint, Prettier and the shared and web unit tests
-//      beside it: Playwright's specs spend most of their time waiting on the app (a schedule or a campaign for
-//      the next minute, an alert's delay), using about 0.75 of a core on average.
-// The static checks beside Playwright run at a lower CPU priority (nice), taking only what it leaves idle; the
-// unit tests run at the normal one (at nice 10 a web test starved past its 30 s timeout while Playwright was
-// busy). Each suite's console is printed whole when it ends.
+// The server suite's two runs go at once, on two different PostgreSQL servers (each alone leaves about a third
+// of the 2 cores idle waiting on its database), with the type checks, ESLint and Prettier beside them at a lower
+// CPU priority (nice: they have no timeouts to miss). Then the web build and Playwright, then the shared and web
+// unit tests. Each suite's console is printed whole when it ends.
 import { spawn } from "node:child_process";
 import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -131,26 +126,29 @@ async function e2e() {
   record("e2e", stats.expected + stats.flaky, failed);
 }
 
-// Phase 1: the server suite's runs.
+// Phase 1: the server suite's runs, with the static checks beside them at a lower CPU priority (they have no
+// timeouts to miss).
 // TEST_DATABASE_URL emptied: with it inherited (CI sets it for the run), this run went to that server too.
 const serverRuns = [];
 if (wants("server")) serverRuns.push(vitestSuite("server (embedded PostgreSQL)", "packages/server", { env: { TEST_DATABASE_URL: "" } }));
 if (wants("server") && process.env.TEST_DATABASE_URL)
   serverRuns.push(vitestSuite("server (PostgreSQL)", "packages/server", { env: { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL } }));
-await Promise.all(serverRuns);
-
-// Phase 2: the browser scenarios, with the static checks (at a lower priority: they have no timeouts to miss)
-// and the unit tests of shared and web (at the normal one: their tests have timeouts) beside them.
-const besideE2e = wants("e2e");
+const besideServer = serverRuns.length > 0;
 await Promise.all([
-  lane(async () => besideE2e && (await e2e())),
+  ...serverRuns,
   lane(
-    async () => wants("typecheck") && (await typecheck({ beside: besideE2e })),
-    async () => wants("lint") && (await lint({ beside: besideE2e })),
-    async () => wants("shared") && (await vitestSuite("shared", "packages/shared")),
-    async () => wants("web") && (await vitestSuite("web", "packages/web")),
+    async () => wants("typecheck") && (await typecheck({ beside: besideServer })),
+    async () => wants("lint") && (await lint({ beside: besideServer })),
   ),
 ]);
+
+// Phase 2: the browser scenarios, then the unit tests of shared and web. Not beside each other: beside Playwright,
+// a web test (CampaignModal's validation) ran past its 30 s timeout twice in one of three clean-clone CIs.
+await lane(
+  async () => wants("e2e") && (await e2e()),
+  async () => wants("shared") && (await vitestSuite("shared", "packages/shared")),
+  async () => wants("web") && (await vitestSuite("web", "packages/web")),
+);
 
 rmSync(tmp, { recursive: true, force: true });
 const passed = results.reduce((n, r) => n + r.passed, 0);
