@@ -4,9 +4,7 @@
  * process on the same database as soon as it hears the change's commit (LISTEN/NOTIFY). No clock: the tests
  * wait on the cache's invalidation count, never on time.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import { and, asc, eq } from "drizzle-orm";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChannelAddress, InboundMessage } from "../channels/types";
 import type { AppContext } from "../context";
@@ -15,6 +13,7 @@ import { automations } from "../modules/chatbot/module";
 import { pipelines } from "../modules/messages/module";
 import { buildQueue, buildTenant, type Session } from "../test/factories";
 import { secondProcess, type SecondProcess } from "../test/secondProcess";
+import { statementsOf } from "../test/statementCount";
 import { createTestApp, type TestApp } from "../test/testApp";
 import { readCache } from "./readCache";
 
@@ -80,38 +79,21 @@ async function sent(d: Desk, chat: ChannelAddress): Promise<string[]> {
   return rows.map((r) => r.body);
 }
 
-/** Statements `work` sends through any pg client of this test process. */
-async function statementsOf(work: () => Promise<unknown>): Promise<number> {
-  const inside = new AsyncLocalStorage<true>();
-  let count = 0;
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    if (inside.getStore()) count++;
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query;
-  try {
-    await inside.run(true, work);
-  } finally {
-    pg.Client.prototype.query = query;
-  }
-  return count;
-}
-
 describe("read cache of settings and connection queues", () => {
   it("serves a repeated read without a statement", async () => {
     const d = await desk();
     const cache = readCache(t.ctx);
-    expect(await statementsOf(() => cache.setting(d.company.id, "scheduleType"))).toBe(1);
-    expect(await statementsOf(() => cache.setting(d.company.id, "scheduleType"))).toBe(0);
-    expect(await statementsOf(() => cache.connectionQueues(d.company.id, d.connection.id))).toBe(1);
-    expect(await statementsOf(() => cache.connectionQueues(d.company.id, d.connection.id))).toBe(0);
+    expect(await statementsOf(t, () => cache.setting(d.company.id, "scheduleType"))).toBe(1);
+    expect(await statementsOf(t, () => cache.setting(d.company.id, "scheduleType"))).toBe(0);
+    expect(await statementsOf(t, () => cache.connectionQueues(d.company.id, d.connection.id))).toBe(1);
+    expect(await statementsOf(t, () => cache.connectionQueues(d.company.id, d.connection.id))).toBe(0);
   });
 
   it("a setting changed through the HTTP API: the next inbound message follows it", async () => {
     const d = await desk();
     // Group messages are ignored by default (CheckMsgIsGroup enabled); the cache now holds the company's settings.
     expect(await say(t.ctx, d, group(), "ignorada")).toBeNull();
-    expect(await statementsOf(() => readCache(t.ctx).setting(d.company.id, "CheckMsgIsGroup"))).toBe(0);
+    expect(await statementsOf(t, () => readCache(t.ctx).setting(d.company.id, "CheckMsgIsGroup"))).toBe(0);
     expect((await call(t.app, d.adminSession, "PUT", "/settings/CheckMsgIsGroup", { value: "disabled" })).statusCode).toBe(200);
     expect(await say(t.ctx, d, group(), "recebida")).not.toBeNull();
     expect((await call(t.app, d.adminSession, "PUT", "/settings/CheckMsgIsGroup", { value: "enabled" })).statusCode).toBe(200);
@@ -164,7 +146,7 @@ describe("read cache of settings and connection queues", () => {
     // Process A has the company's settings and the connection's (empty) queue list cached.
     expect(await say(t.ctx, d, group(), "ignorada")).toBeNull();
     expect(await a.connectionQueues(d.company.id, d.connection.id)).toEqual([]);
-    expect(await statementsOf(() => a.setting(d.company.id, "CheckMsgIsGroup"))).toBe(0);
+    expect(await statementsOf(t, () => a.setting(d.company.id, "CheckMsgIsGroup"))).toBe(0);
 
     // The setting changed through process B's HTTP API; A follows once it hears the commit.
     let seen = a.invalidations;

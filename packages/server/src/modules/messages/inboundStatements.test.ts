@@ -3,9 +3,7 @@
  * in the storing transaction and builds the outgoing DTOs from the rows in hand; a known customer writing
  * to their open ticket needs no identity write. The DTO built from the rows equals the one read back.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import { and, desc, eq, gt, sql } from "drizzle-orm";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MessageDTO } from "@balcao/shared";
 import type { InboundMessage } from "../../channels/types";
@@ -13,6 +11,7 @@ import { attendanceCycles, connections, contacts, outboxEvents, tickets } from "
 import type { DomainEvents } from "../../events/bus";
 import { automations } from "../chatbot/module";
 import { buildTenant } from "../../test/factories";
+import { statementsOf } from "../../test/statementCount";
 import { createTestApp, type TestApp } from "../../test/testApp";
 import { pipelines } from "./module";
 import { presentMessagesById } from "./presenter";
@@ -33,27 +32,6 @@ const inbound = (body: string, overrides: Partial<InboundMessage> = {}): Inbound
   timestamp: new Date(),
   ...overrides,
 });
-
-/** Runs `work` and returns the statements it sent (BEGIN/COMMIT included); delivery rounds it kicks are not its own. */
-async function statementsOf(work: () => Promise<unknown>): Promise<number> {
-  const inside = new AsyncLocalStorage<true>();
-  let count = 0;
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    if (inside.getStore()) count++;
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query;
-  const events = t.ctx.events;
-  const kick = events.kick;
-  events.kick = () => inside.exit(() => kick.call(events));
-  try {
-    await inside.run(true, work);
-  } finally {
-    pg.Client.prototype.query = query;
-    events.kick = kick;
-  }
-  return count;
-}
 
 /** A new company with a connected connection (no greeting): where the counted messages arrive. */
 async function connectedTenant(name: string) {
@@ -81,7 +59,7 @@ describe("inbound pipeline statements", () => {
     for (const body of ["segunda", "terceira"]) {
       await t.ctx.events.drain();
       await automations.get(t.ctx)!.idle();
-      counts.push(await statementsOf(() => pipeline.receive(source, inbound(body))));
+      counts.push(await statementsOf(t, () => pipeline.receive(source, inbound(body))));
     }
     expect(Math.min(...counts)).toBeLessThanOrEqual(7);
 
@@ -111,7 +89,7 @@ describe("inbound pipeline statements", () => {
     // BEGIN, the identities and the number looked up (none), the contact and its identities (in a savepoint), the
     // ticket and its first cycle, message, ticket update, the ticket's DTO, outbox insert with its NOTIFY, COMMIT.
     // A contact this transaction created has no ticket yet: no live-ticket lookups, no lock, no interceptor.
-    const count = await statementsOf(() =>
+    const count = await statementsOf(t, () =>
       pipeline.receive(source, inbound("primeira vez", { chat: { id: "5511966660002", kind: "phone", pushName: "Bia" } })),
     );
     expect(count).toBeLessThanOrEqual(15);
@@ -152,7 +130,7 @@ describe("inbound pipeline statements", () => {
       const event = row!.payload as DomainEvents["messages.received"];
       expect(event).toMatchObject({ messageId, body, mediaType: "chat" });
       await automation.idle();
-      return statementsOf(() => automation.bot.onMessage({ ...event, companyId: source.companyId }));
+      return statementsOf(t, () => automation.bot.onMessage({ ...event, companyId: source.companyId }));
     };
     // The ticket with its contact, company clock and connection (the body comes with the event; 2 statements
     // before it did, 4 before the read cache). The company's settings

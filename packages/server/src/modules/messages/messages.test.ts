@@ -1,10 +1,14 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connections, messages, outboxEvents, tickets, userQueues } from "../../db/schema";
+import type { MessageDTO } from "@balcao/shared";
+import { connections, messageEdits, messageReactions, messages, outboxEvents, tickets, userQueues } from "../../db/schema";
 import type { ChannelAddress, InboundMessage } from "../../channels/types";
 import { buildQueue, buildTenant, collectEvents, connectSocket, login, nextEvent, type Session } from "../../test/factories";
+import { statementsOf } from "../../test/statementCount";
 import { createTestApp, type TestApp } from "../../test/testApp";
 import { pipelines } from "./module";
+import { presentMessagesById } from "./presenter";
+import { OWN_REACTION_SENDER } from "./reactions";
 
 let t: TestApp;
 let seq = 0;
@@ -138,6 +142,69 @@ describe("inbound pipeline", () => {
       const [oldest] = (await call(d.adminSession, "GET", `/messages/${ticket.id}?pageNumber=1`)).json().messages;
       expect(await bodies(`beforeId=${oldest.id}`)).toEqual(range(6, 25));
     }
+  });
+
+  it("a history page is three statements (session, ticket, page) with its messages' reactions and earlier texts", async () => {
+    const d = await desk();
+    const pipeline = pipelines.get(t.ctx)!;
+    const chat = customer("5511990005555");
+    for (let i = 1; i <= 3; i++)
+      await pipeline.receive(d.source, inbound(chat, { body: `r${i}`, timestamp: new Date(Date.UTC(2026, 0, 2, 0, 0, i)) }));
+    const [ticket] = (await call(d.adminSession, "GET", "/tickets")).json().tickets;
+    const stored = await t.ctx.database.db.select().from(messages).where(eq(messages.ticketId, ticket.id)).orderBy(messages.id);
+    const [first, second] = stored;
+    const companyId = d.company.id;
+    const at = (second: number) => new Date(Date.UTC(2026, 0, 2, 1, 0, second));
+    // On the first message: ❤️ (ours, first given), 👍 twice, 😂 after ❤️: most given first, then the earliest.
+    await t.ctx.database.db.insert(messageReactions).values([
+      { companyId, messageId: first!.id, sender: OWN_REACTION_SENDER, emoji: "❤️", createdAt: at(1) },
+      { companyId, messageId: first!.id, sender: "5511990005555", emoji: "👍", createdAt: at(3) },
+      { companyId, messageId: first!.id, sender: "5511990006666", emoji: "👍", createdAt: at(4) },
+      { companyId, messageId: first!.id, sender: "5511990007777", emoji: "😂", createdAt: at(2) },
+    ]);
+    // The second message was edited twice.
+    await t.ctx.database.db
+      .update(messages)
+      .set({ body: "r2 (3)", editedAt: at(20) })
+      .where(eq(messages.id, second!.id));
+    await t.ctx.database.db.insert(messageEdits).values([
+      { companyId, messageId: second!.id, previousBody: "r2", editedAt: at(10) },
+      { companyId, messageId: second!.id, previousBody: "r2 (2)", editedAt: at(20) },
+    ]);
+    let res!: Awaited<ReturnType<typeof call>>;
+    const statements = await statementsOf(t, async () => {
+      res = await call(d.adminSession, "GET", `/messages/${ticket.id}`);
+    });
+    expect(res.statusCode).toBe(200);
+    // Four before (a second, unprepared read of the page's reactions) and five with an edited message on it.
+    expect(statements).toBe(3);
+    const page = res.json().messages as MessageDTO[];
+    expect(page.map((m) => [m.body, m.reactions, m.editedAt, m.edits])).toEqual([
+      [
+        "r1",
+        [
+          { emoji: "👍", count: 2, fromMe: false },
+          { emoji: "❤️", count: 1, fromMe: true },
+          { emoji: "😂", count: 1, fromMe: false },
+        ],
+        null,
+        undefined,
+      ],
+      [
+        "r2 (3)",
+        [],
+        at(20).toISOString(),
+        [
+          { body: "r2", editedAt: at(10).toISOString() },
+          { body: "r2 (2)", editedAt: at(20).toISOString() },
+        ],
+      ],
+      ["r3", [], null, undefined],
+    ]);
+    // A message's DTO read on its own (events, replies) carries the same, in one statement.
+    let alone!: MessageDTO[];
+    expect(await statementsOf(t, async () => (alone = await presentMessagesById(t.ctx.database.db, [second!.id, first!.id])))).toBe(1);
+    expect(alone).toEqual([page[1], page[0]]);
   });
 
   it("applies acks monotonically, marks contact deletions, and records missed calls", async () => {

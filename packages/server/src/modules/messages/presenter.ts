@@ -1,12 +1,31 @@
 import { alias } from "drizzle-orm/pg-core";
-import { and, asc, count, desc, eq, inArray, min, sql } from "drizzle-orm";
-import type { MessageDTO, MessageEditDTO, MessageReactionDTO } from "@balcao/shared";
+import { eq, inArray, sql } from "drizzle-orm";
+import type { MessageDTO } from "@balcao/shared";
 import type { DbOrTx } from "../../db/client";
-import { contacts, messageEdits, messageReactions, messages } from "../../db/schema";
+import { contacts, messages } from "../../db/schema";
 import { OWN_REACTION_SENDER } from "./reactions";
 import { mediaUrl } from "../media/service";
 
 const quoted = alias(messages, "quoted");
+
+/**
+ * A message's reactions grouped by emoji (most given first, then the earliest) and, for an edited message, its
+ * earlier texts (issue 21), as JSON sub-selects of the message's own row: every read of messages is one statement
+ * (issue 20), where a page or a message's DTO took a second, unprepared read of the reactions (and a third of the
+ * edits). Both use the indexes that start with (company_id, message_id).
+ */
+const reactionsOfRow = sql<{ emoji: string; count: number; fromMe: boolean }[] | null>`(
+  select json_agg(json_build_object('emoji', r.emoji, 'count', r.count, 'fromMe', r.from_me) order by r.count desc, r.first_at, r.emoji)
+  from (
+    select mr.emoji, count(*)::int as count, bool_or(mr.sender = ${OWN_REACTION_SENDER}) as from_me, min(mr.created_at) as first_at
+    from message_reactions mr
+    where mr.company_id = ${messages.companyId} and mr.message_id = ${messages.id}
+    group by mr.emoji
+  ) r)`;
+const editsOfRow = sql<{ body: string; editedAt: string }[] | null>`case when ${messages.editedAt} is not null then (
+  select json_agg(json_build_object('body', me.previous_body, 'editedAt', me.edited_at) order by me.edited_at, me.id)
+  from message_edits me
+  where me.company_id = ${messages.companyId} and me.message_id = ${messages.id}) end`;
 
 function selectMessages(db: DbOrTx) {
   return db
@@ -14,6 +33,8 @@ function selectMessages(db: DbOrTx) {
       message: messages,
       contactName: contacts.name,
       quoted: { id: quoted.id, body: quoted.body, fromMe: quoted.fromMe, mediaType: quoted.mediaType, isDeleted: quoted.isDeleted },
+      reactions: reactionsOfRow,
+      edits: editsOfRow,
     })
     .from(messages)
     .leftJoin(contacts, eq(contacts.id, messages.contactId))
@@ -22,14 +43,10 @@ function selectMessages(db: DbOrTx) {
 
 export { selectMessages };
 type Row = Awaited<ReturnType<ReturnType<typeof selectMessages>["execute"]>>[number];
+/** A row as read, or as the inbound pipeline builds it for a message it just stored (no reactions, no edits). */
+type MessageRow = Omit<Row, "reactions" | "edits"> & Partial<Pick<Row, "reactions" | "edits">>;
 
-/** What a message carries besides its row: reactions and earlier texts (issue 21). */
-interface Extras {
-  reactions: Map<number, MessageReactionDTO[]>;
-  edits: Map<number, MessageEditDTO[]>;
-}
-
-export function presentMessage(r: Row, extras?: Extras): MessageDTO {
+export function presentMessage(r: MessageRow): MessageDTO {
   const m = r.message;
   // A message deleted by the contact keeps none of its texts on the wire, earlier ones included.
   const hidden = m.isDeleted && !m.fromMe;
@@ -56,62 +73,20 @@ export function presentMessage(r: Row, extras?: Extras): MessageDTO {
     participant: m.participant,
     createdAt: m.createdAt.toISOString(),
     contact: m.contactId !== null && r.contactName !== null ? { id: m.contactId, name: r.contactName } : null,
-    reactions: extras?.reactions.get(m.id) ?? [],
+    reactions: r.reactions ?? [],
     editedAt: m.editedAt ? m.editedAt.toISOString() : null,
-    ...(m.editedAt && { edits: hidden ? [] : (extras?.edits.get(m.id) ?? []) }),
+    // JSON carries PostgreSQL's text of a timestamptz: the wire's is ISO 8601 in UTC, as every other time.
+    ...(m.editedAt && { edits: hidden ? [] : (r.edits ?? []).map((e) => ({ body: e.body, editedAt: new Date(e.editedAt).toISOString() })) }),
   };
 }
 
-/** Reactions (grouped by emoji) and edit histories of these rows, two indexed reads (company_id, message_id…). */
-async function extrasOf(db: DbOrTx, rows: Row[]): Promise<Extras> {
-  const extras: Extras = { reactions: new Map(), edits: new Map() };
-  if (rows.length === 0) return extras;
-  const companyIds = [...new Set(rows.map((r) => r.message.companyId))];
-  const ids = rows.map((r) => r.message.id);
-  const editedIds = rows.filter((r) => r.message.editedAt).map((r) => r.message.id);
-  // One after the other: `db` may be a transaction's single connection.
-  const reactions = await db
-    .select({
-      messageId: messageReactions.messageId,
-      emoji: messageReactions.emoji,
-      count: count(),
-      fromMe: sql<boolean>`bool_or(${messageReactions.sender} = ${OWN_REACTION_SENDER})`,
-    })
-    .from(messageReactions)
-    .where(and(inArray(messageReactions.companyId, companyIds), inArray(messageReactions.messageId, ids)))
-    .groupBy(messageReactions.messageId, messageReactions.emoji)
-    .orderBy(desc(count()), asc(min(messageReactions.createdAt)), asc(messageReactions.emoji));
-  const edits =
-    editedIds.length === 0
-      ? []
-      : await db
-          .select({ messageId: messageEdits.messageId, body: messageEdits.previousBody, editedAt: messageEdits.editedAt })
-          .from(messageEdits)
-          .where(and(inArray(messageEdits.companyId, companyIds), inArray(messageEdits.messageId, editedIds)))
-          .orderBy(asc(messageEdits.editedAt), asc(messageEdits.id));
-  for (const r of reactions) {
-    const list = extras.reactions.get(r.messageId) ?? [];
-    list.push({ emoji: r.emoji, count: Number(r.count), fromMe: !!r.fromMe });
-    extras.reactions.set(r.messageId, list);
-  }
-  for (const e of edits) {
-    const list = extras.edits.get(e.messageId) ?? [];
-    list.push({ body: e.body, editedAt: e.editedAt.toISOString() });
-    extras.edits.set(e.messageId, list);
-  }
-  return extras;
-}
-
-/** The wire shape of rows read with selectMessages, with their reactions and edit histories. */
-export async function presentRows(db: DbOrTx, rows: Row[]): Promise<MessageDTO[]> {
-  const extras = await extrasOf(db, rows);
-  return rows.map((r) => presentMessage(r, extras));
+export function presentRows(rows: Row[]): MessageDTO[] {
+  return rows.map(presentMessage);
 }
 
 export async function presentMessagesById(db: DbOrTx, ids: number[]): Promise<MessageDTO[]> {
   if (ids.length === 0) return [];
   const rows = await selectMessages(db).where(inArray(messages.id, ids));
-  const extras = await extrasOf(db, rows);
-  const byId = new Map(rows.map((r) => [r.message.id, presentMessage(r, extras)]));
+  const byId = new Map(rows.map((r) => [r.message.id, presentMessage(r)]));
   return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
 import { MESSAGES_PAGE_SIZE, type ErrorCode, type MessageDTO, type MessageListResponse, type TicketDTO } from "@balcao/shared";
 import type { AppContext } from "../../context";
 import { isUniqueViolation, type DbOrTx, type Tx } from "../../db/client";
@@ -125,7 +125,7 @@ export class MessagesService {
       offset: (pageNumber - 1) * MESSAGES_PAGE_SIZE,
     });
     const hasMore = rows.length > MESSAGES_PAGE_SIZE;
-    const page = await presentRows(this.db, rows.slice(0, MESSAGES_PAGE_SIZE).reverse());
+    const page = presentRows(rows.slice(0, MESSAGES_PAGE_SIZE).reverse());
     return { messages: page, hasMore, ticket: presentTicketRow(row) };
   }
 
@@ -597,6 +597,23 @@ function buildPage(db: DbOrTx, form: PageForm, withConnection: boolean) {
     eq(messages.contactId, sql.placeholder("contactId")),
     withConnection ? eq(messages.connectionId, sql.placeholder("connectionId")) : sql`${messages.connectionId} is null`,
   );
+  const name = `messages_page_${form}_${withConnection ? "conn" : "noconn"}`;
+  const newestFirst = [desc(messages.createdAt), desc(messages.id)] as const;
+  if (form === "offset") {
+    // The page's ids first: a message's reactions and earlier texts (sub-selects of selectMessages) are then read
+    // for the page's rows only, not for every newer row OFFSET walks past (×5 at page 2,500 of 50k messages).
+    const pageIds = db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(conversation)
+      .orderBy(...newestFirst)
+      .limit(MESSAGES_PAGE_SIZE + 1)
+      .offset(sql.placeholder("offset"));
+    return selectMessages(db)
+      .where(and(eq(messages.companyId, sql.placeholder("companyId")), inArray(messages.id, pageIds)))
+      .orderBy(...newestFirst)
+      .prepare(name);
+  }
   const query = selectMessages(db)
     .where(
       form === "before"
@@ -606,10 +623,9 @@ function buildPage(db: DbOrTx, form: PageForm, withConnection: boolean) {
           )
         : conversation,
     )
-    .orderBy(desc(messages.createdAt), desc(messages.id))
+    .orderBy(...newestFirst)
     .limit(MESSAGES_PAGE_SIZE + 1);
-  const name = `messages_page_${form}_${withConnection ? "conn" : "noconn"}`;
-  return (form === "offset" ? query.offset(sql.placeholder("offset")) : query).prepare(name);
+  return query.prepare(name);
 }
 
 /**
