@@ -37,6 +37,16 @@ function inbound(chat: ChannelAddress, overrides: Partial<InboundMessage> = {}):
 const call = (s: Session, method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: object) =>
   t.app.inject({ method, url: `/api${url}`, headers: s.headers, ...(payload ? { payload } : {}) });
 
+/** `count` messages from `digits` ("<prefix>1"… one second apart on January `day`, 2026); their ticket as listed. */
+async function conversation(d: Awaited<ReturnType<typeof desk>>, digits: string, prefix: string, count: number, day: number) {
+  const pipeline = pipelines.get(t.ctx)!;
+  const chat = customer(digits);
+  for (let i = 1; i <= count; i++)
+    await pipeline.receive(d.source, inbound(chat, { body: `${prefix}${i}`, timestamp: new Date(Date.UTC(2026, 0, day, 0, 0, i)) }));
+  const [ticket] = (await call(d.adminSession, "GET", "/tickets")).json().tickets;
+  return ticket as { id: number };
+}
+
 describe("inbound pipeline", () => {
   it("creates the contact and a pending ticket, counts unread, and ignores a redelivered message", async () => {
     const d = await desk();
@@ -122,11 +132,7 @@ describe("inbound pipeline", () => {
 
   it("pages a conversation by pageNumber and by beforeId, in any order, again and again (each form of the page query is its own prepared statement)", async () => {
     const d = await desk();
-    const pipeline = pipelines.get(t.ctx)!;
-    const chat = customer("5511990004444");
-    for (let i = 1; i <= 45; i++)
-      await pipeline.receive(d.source, inbound(chat, { body: `m${i}`, timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)) }));
-    const [ticket] = (await call(d.adminSession, "GET", "/tickets")).json().tickets;
+    const ticket = await conversation(d, "5511990004444", "m", 45, 1);
     const bodies = async (query: string) => {
       const res = await call(d.adminSession, "GET", `/messages/${ticket.id}?${query}`);
       expect(res.statusCode).toBe(200);
@@ -146,11 +152,7 @@ describe("inbound pipeline", () => {
 
   it("a history page is three statements (session, ticket, page) with its messages' reactions and earlier texts", async () => {
     const d = await desk();
-    const pipeline = pipelines.get(t.ctx)!;
-    const chat = customer("5511990005555");
-    for (let i = 1; i <= 3; i++)
-      await pipeline.receive(d.source, inbound(chat, { body: `r${i}`, timestamp: new Date(Date.UTC(2026, 0, 2, 0, 0, i)) }));
-    const [ticket] = (await call(d.adminSession, "GET", "/tickets")).json().tickets;
+    const ticket = await conversation(d, "5511990005555", "r", 3, 2);
     const stored = await t.ctx.database.db.select().from(messages).where(eq(messages.ticketId, ticket.id)).orderBy(messages.id);
     const [first, second] = stored;
     const companyId = d.company.id;
