@@ -6,8 +6,10 @@ export default defineConfig({
     globalSetup: ["./src/test/globalSetup.ts"],
     setupFiles: ["./src/test/tenantGuard.ts"],
     environment: "node",
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Twice a quiet machine's need: on a 2-core machine twice as slow (2026-11-28), the kill -9 takeover test of
+    // schedules.test (a second server process booted through tsx) ran past 30 s with both server runs at once.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     pool: "forks",
     maxWorkers: 2,
     // Each worker imports the app's modules once, not once per test file (~90 s of the suite's CPU went to
