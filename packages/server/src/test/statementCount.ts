@@ -25,8 +25,11 @@ export async function statementsOf(t: TestApp, work: () => Promise<unknown>): Pr
   pg.Pool.prototype.query = function (this: pg.Pool, ...args: unknown[]) {
     if (inside.getStore()) {
       count++;
-      // The pool passes this same config on to the client's query: marked, it is not counted twice there.
-      const config = typeof args[0] === "string" ? { text: args[0] } : args[0];
+      // The pool passes this config on to the client's query: marked, it is not counted twice there. A copy, so the
+      // mark is this call's: drizzle's prepared statements reuse one config object for every execution.
+      const [first] = args;
+      const plain = typeof first === "object" && first !== null && typeof (first as { submit?: unknown }).submit !== "function";
+      const config = typeof first === "string" ? { text: first } : plain ? { ...first } : first;
       if (typeof config === "object" && config !== null) countedByPool.add(config);
       args[0] = config;
     }
