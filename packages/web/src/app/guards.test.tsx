@@ -25,21 +25,21 @@ describe("route guards", () => {
     mockSettings();
     const { router } = renderRoutes(routes, { session: fakeSession(null), path: "/users" });
     expect(await screen.findByRole("button", { name: "Entrar" })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/login");
+    expect(router.location().pathname).toBe("/login");
   });
 
   it("sends authenticated users away from /login and /signup to /", async () => {
     mockSettings();
     const { router } = renderRoutes(routes, { session: fakeSession(makeUser()), path: "/signup" });
     expect(await screen.findByRole("heading", { name: "Dashboard" })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/");
+    expect(router.location().pathname).toBe("/");
   });
 
   it("redirects a non-admin from the dashboard to /tickets", async () => {
     mockSettings();
     const { router } = renderRoutes(routes, { session: fakeSession(makeUser({ profile: "user" })), path: "/" });
     expect(await screen.findByRole("heading", { name: "Atendimentos" })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/tickets");
+    expect(router.location().pathname).toBe("/tickets");
   });
 
   it.each(["/users", "/connections", "/queues", "/settings", "/financeiro"])(
@@ -48,7 +48,7 @@ describe("route guards", () => {
       const { calls } = mockSettings();
       const { router } = renderRoutes(routes, { session: fakeSession(makeUser({ profile: "user" })), path });
       expect(await screen.findByRole("heading", { name: "Atendimentos" })).toBeInTheDocument();
-      expect(router.state.location.pathname).toBe("/tickets");
+      expect(router.location().pathname).toBe("/tickets");
       expect(await screen.findByText("Você não tem permissão para acessar esta página.")).toBeInTheDocument();
       // The admin page never mounted: none of its calls went out.
       expect(calls.some((c) => /\/api\/(users|whatsapp|queue)\b|\/api\/invoices/.test(c.url))).toBe(false);
@@ -58,7 +58,7 @@ describe("route guards", () => {
   it("lets a supervisor into member pages but not admin ones, and an admin into /users", async () => {
     mockSettings();
     const supervisor = renderRoutes(routes, { session: fakeSession(makeUser({ profile: "supervisor" })), path: "/users" });
-    await waitFor(() => expect(supervisor.router.state.location.pathname).toBe("/tickets"));
+    await waitFor(() => expect(supervisor.router.location().pathname).toBe("/tickets"));
     supervisor.unmount();
     mockFetch({
       "GET /api/settings": () => jsonResponse(200, []),
@@ -66,7 +66,7 @@ describe("route guards", () => {
     });
     const admin = renderRoutes(routes, { session: fakeSession(makeUser()), path: "/users" });
     expect(await screen.findByRole("heading", { name: "Usuários" })).toBeInTheDocument();
-    expect(admin.router.state.location.pathname).toBe("/users");
+    expect(admin.router.location().pathname).toBe("/users");
     expect(screen.queryByText("Você não tem permissão para acessar esta página.")).not.toBeInTheDocument();
   });
 
@@ -82,7 +82,7 @@ describe("route guards", () => {
   it("keeps campaign routes closed unless campaigns are enabled", async () => {
     mockSettings("false");
     const { router } = renderRoutes(routes, { session: fakeSession(makeUser()), path: "/campaigns" });
-    await waitFor(() => expect(router.state.location.pathname).toBe("/"));
+    await waitFor(() => expect(router.location().pathname).toBe("/"));
   });
 
   it("opens campaign routes with the company setting", async () => {

@@ -1,8 +1,8 @@
 import type { UserDTO } from "@balcao/shared";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { render } from "@testing-library/react";
-import type { ReactElement, ReactNode } from "react";
-import { createMemoryRouter, RouterProvider, useLocation, type RouteObject } from "react-router";
+import { useLayoutEffect, type ReactElement, type ReactNode } from "react";
+import { MemoryRouter, useLocation, useNavigate, useRoutes, type Location, type RouteObject } from "react-router";
 import { vi } from "vitest";
 import { createQueryClient, UiProviders } from "../app/providers";
 import { SessionContext, SessionProvider, type SessionContextValue } from "../features/auth/SessionProvider";
@@ -82,20 +82,42 @@ interface RenderOptions {
   path?: string;
 }
 
+/** Where a test's router is, and a way to move it (the app's router is declarative: app/fullApp.tsx). */
+export interface TestRouter {
+  location(): Location;
+  navigate(to: string): void;
+}
+
+function ProbedRoutes({ routes, router }: { routes: RouteObject[]; router: { location?: Location; navigate?: (to: string) => void } }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  useLayoutEffect(() => {
+    router.location = location;
+    router.navigate = (to) => void navigate(to);
+  });
+  return useRoutes(routes);
+}
+
 /** Renders routes in a memory router with the app's providers (no socket). */
 export function renderRoutes(routes: RouteObject[], { session = "real", path = "/" }: RenderOptions = {}) {
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false, refetchOnWindowFocus: false } });
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const probe: { location?: Location; navigate?: (to: string) => void } = {};
   const utils = render(
     <QueryClientProvider client={queryClient}>
       <UiProviders>
         <Session session={session}>
-          <RouterProvider router={router} />
+          <MemoryRouter initialEntries={[path]}>
+            <ProbedRoutes routes={routes} router={probe} />
+          </MemoryRouter>
         </Session>
       </UiProviders>
     </QueryClientProvider>,
   );
+  const router: TestRouter = {
+    location: () => probe.location!,
+    navigate: (to) => probe.navigate!(to),
+  };
   return { ...utils, router, queryClient };
 }
 

@@ -226,20 +226,20 @@ describe("billing-only session", () => {
     await userEvent.type(await screen.findByLabelText("E-mail"), "dona@loja.test");
     await userEvent.type(screen.getByLabelText("Senha"), "segredo{Enter}");
     expect(await screen.findByTestId("billing-expired")).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe("/financeiro");
+    expect(router.location().pathname).toBe("/financeiro");
     expect(await screen.findByText(/Sua assinatura venceu em/)).toBeInTheDocument();
     expect((await screen.findAllByTestId("invoice-row"))[0]).toHaveAttribute("data-status", "overdue");
     // No menu of the full app; the tickets page leads back to the finance page.
     expect(screen.queryByRole("navigation", { name: "Menu principal" })).not.toBeInTheDocument();
     await act(async () => {
-      await router.navigate("/tickets");
+      router.navigate("/tickets");
     });
-    await waitFor(() => expect(router.state.location.pathname).toBe("/financeiro"));
+    await waitFor(() => expect(router.location().pathname).toBe("/financeiro"));
     // A locked API answering 402 does not end a billing-only session.
     const { api } = await import("../../api/client");
     await expect(api.get("/tickets")).rejects.toMatchObject({ status: 402 });
     expect(localStorage.getItem("token")).toBe("t");
     await userEvent.click(screen.getByRole("tab", { name: "Assinatura" }));
-    expect(router.state.location.pathname).toBe("/subscription");
+    await waitFor(() => expect(router.location().pathname).toBe("/subscription"));
   });
 });

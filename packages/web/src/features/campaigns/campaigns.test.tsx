@@ -446,7 +446,7 @@ describe("CampaignsPage", () => {
     await userEvent.click(
       within(screen.getByText("Black Friday").closest("tr")!).getByRole("button", { name: "Relatório da campanha Black Friday" }),
     );
-    await waitFor(() => expect(router.state.location.pathname).toBe("/campaign/1/report"));
+    await waitFor(() => expect(router.location().pathname).toBe("/campaign/1/report"));
   });
 
   it("deletes after confirmation", async () => {

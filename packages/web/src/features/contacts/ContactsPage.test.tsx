@@ -80,7 +80,7 @@ describe("ContactsPage", () => {
     expect(screen.queryByRole("option", { name: "Suporte" })).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole("option", { name: "Vendas" }));
     await userEvent.click(within(dialog).getByRole("button", { name: "Iniciar" }));
-    await waitFor(() => expect(router.state.location.pathname).toBe("/tickets/0b6f7c55-7d1d-4a4e-9a52-3c1de1a0f001"));
+    await waitFor(() => expect(router.location().pathname).toBe("/tickets/0b6f7c55-7d1d-4a4e-9a52-3c1de1a0f001"));
     expect(calls.find((c) => c.method === "POST")!.body).toEqual({ contactId: 7, queueId: 3, status: "open" });
   });
 
@@ -93,7 +93,7 @@ describe("ContactsPage", () => {
     const dialog = await screen.findByRole("dialog", { name: "Iniciar atendimento" });
     await userEvent.click(within(dialog).getByRole("button", { name: "Iniciar" }));
     expect(await screen.findAllByText("Já existe um atendimento aberto para este contato.")).toHaveLength(2);
-    expect(router.state.location.pathname).toBe("/contacts");
+    expect(router.location().pathname).toBe("/contacts");
   });
 
   it("imports after confirmation and shows the counts", async () => {

@@ -63,7 +63,7 @@ describe("command palette (Ctrl/⌘+K)", () => {
     const listbox = screen.getByRole("listbox", { name: "Resultados" });
     expect(within(listbox).getByRole("option", { name: /Usuários/ })).toHaveAttribute("aria-selected", "true");
     await userEvent.keyboard("{Enter}");
-    await waitFor(() => expect(router.state.location.pathname).toBe("/users"));
+    await waitFor(() => expect(router.location().pathname).toBe("/users"));
   });
 
   it("finds a ticket by the contact's name through the tickets API and opens it", async () => {
@@ -73,7 +73,7 @@ describe("command palette (Ctrl/⌘+K)", () => {
     const option = await screen.findByRole("option", { name: /#42 Joana Prado/ });
     expect(option).toHaveTextContent("+55 11 98765 0001");
     await userEvent.click(option);
-    await waitFor(() => expect(router.state.location.pathname).toBe("/tickets/uuid-42"));
+    await waitFor(() => expect(router.location().pathname).toBe("/tickets/uuid-42"));
   });
 
   it("runs the open ticket's actions", async () => {

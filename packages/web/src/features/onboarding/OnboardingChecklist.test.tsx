@@ -70,7 +70,7 @@ describe("'Experimentar sem celular' (/connections?new=1)", () => {
     const view = renderWithSocket(<ConnectionsPage />, { session: fakeSession(admin), path: `/connections?new=1`, routePath: "/connections" });
     const dialog = await screen.findByRole("dialog", { name: "Adicionar WhatsApp" });
     expect(within(dialog).getByRole("combobox", { name: "Canal" })).toHaveTextContent("Simulador");
-    await waitFor(() => expect(view.router.state.location.search).toBe(""));
+    await waitFor(() => expect(view.router.location().search).toBe(""));
     expect(SIMULATOR_LINK).toBe("/connections?new=1");
   });
 });

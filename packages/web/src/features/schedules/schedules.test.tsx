@@ -205,7 +205,7 @@ describe("SchedulesPage", () => {
     );
     const dialog = await screen.findByRole("dialog", { name: "Novo agendamento" });
     expect(within(dialog).getByRole("combobox", { name: "Contato" })).toHaveValue("Maria Souza - +55 11 98888 7777");
-    await waitFor(() => expect(router.state.location.search).toBe(""));
+    await waitFor(() => expect(router.location().search).toBe(""));
     await userEvent.click(within(dialog).getByRole("button", { name: "Cancelar" }));
     await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
 
