@@ -59,7 +59,7 @@ export function errorCatalogue(): Plugin {
 
 /**
  * What every logged-in page downloads, in two chunks instead of ~100 (issue 20): the app (app/fullApp.tsx: router,
- * providers, theme, i18next, react-query, notistack) and the layout (app/layout/AppLayout.tsx: drawer, top bar and
+ * providers, theme, i18next, react-query, the toasts) and the layout (app/layout/AppLayout.tsx: drawer, top bar and
  * the MUI components, hooks and socket code they use). Rolldown splits modules by the set of lazy chunks that
  * reach them, so a module the layout shares with a few pages became a chunk of its own; but every page but the
  * public ones shows inside the layout, so it downloads all of them anyway, each gzipped apart (the tickets page:

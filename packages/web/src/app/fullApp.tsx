@@ -1,5 +1,5 @@
 import type { UserDTO } from "@balcao/shared";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../components/toasts";
 import { StrictMode, useEffect } from "react";
 import type { Root } from "react-dom/client";
 import { BrowserRouter, useRoutes } from "react-router";

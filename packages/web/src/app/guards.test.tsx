@@ -1,7 +1,8 @@
-import { screen, waitFor } from "@testing-library/react";
+import { act, screen, waitFor } from "@testing-library/react";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PRELOAD_TIMEOUT_MS, preloadPages } from "../test/lazyPages";
 import { fakeSession, jsonResponse, makeUser, mockFetch, renderRoutes } from "../test/utils";
+import { clearToasts } from "../components/toasts";
 import { routes } from "./router";
 
 function mockSettings(campaignsEnabled = "false") {
@@ -60,6 +61,7 @@ describe("route guards", () => {
     const supervisor = renderRoutes(routes, { session: fakeSession(makeUser({ profile: "supervisor" })), path: "/users" });
     await waitFor(() => expect(supervisor.router.location().pathname).toBe("/tickets"));
     supervisor.unmount();
+    act(() => clearToasts()); // the supervisor's "no permission" toast would still be on screen
     mockFetch({
       "GET /api/settings": () => jsonResponse(200, []),
       "GET /api/users/": () => jsonResponse(200, { users: [], hasMore: false }),

@@ -1,5 +1,5 @@
 import { canOpenPage, type PagePath } from "@balcao/shared";
-import { useSnackbar } from "notistack";
+import { enqueueSnackbar } from "../components/toasts";
 import { useEffect, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, Outlet, useLocation } from "react-router";
@@ -47,10 +47,9 @@ export function PageRoute({ page, children }: { page: PagePath; children: ReactN
 
 function AccessDenied() {
   const { t } = useTranslation();
-  const { enqueueSnackbar } = useSnackbar();
   useEffect(() => {
     enqueueSnackbar(t("guards.accessDenied"), { variant: "warning", preventDuplicate: true });
-  }, [enqueueSnackbar, t]);
+  }, [t]);
   return <Navigate to="/tickets" replace />;
 }
 

@@ -9,7 +9,7 @@ import { createTranslator, type Messages } from "./translator";
 /*
  * The login page before the app (issue 20): what a visitor with no session downloads to see it is React, this
  * module, the light LoginPage and the login texts of one language — no router, MUI, emotion, react-query,
- * notistack or i18next (~70 KB of gzipped JavaScript instead of 275 KB). The app (fullApp.tsx) downloads once
+ * the app's toasts or i18next (~70 KB of gzipped JavaScript instead of 275 KB). The app (fullApp.tsx) downloads once
  * the page shows and takes over after the login, on the page a login leads to, or when the visitor follows the
  * link to the sign-up page.
  */
@@ -22,9 +22,9 @@ const loginTexts: Record<Language, () => Promise<{ default: object }>> = {
 
 const loadApp = () => import("./fullApp");
 
-/** How long a toast stays, as the app's notistack (providers.tsx: autoHideDuration). */
+/** How long a toast stays, as the app's (components/toasts.tsx: DEFAULT_TOAST_MS). */
 export const TOAST_MS = 3000;
-/** The app's notistack shows 3 toasts at most (providers.tsx: maxSnack). */
+/** The app shows 3 toasts at most (components/toasts.tsx: MAX_TOASTS). */
 const MAX_TOASTS = 3;
 
 /**

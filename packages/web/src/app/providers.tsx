@@ -1,9 +1,9 @@
 import type { UserDTO } from "@balcao/shared";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { SnackbarProvider } from "notistack";
 import type { ReactNode } from "react";
 import { ApiError } from "../api/client";
 import { SocketProvider } from "../api/SocketProvider";
+import { Toaster } from "../components/toasts";
 import { SessionProvider, useSession } from "../features/auth/SessionProvider";
 import { AppThemeProvider } from "./theme";
 
@@ -23,9 +23,8 @@ export function createQueryClient(): QueryClient {
 export function UiProviders({ children }: { children: ReactNode }) {
   return (
     <AppThemeProvider>
-      <SnackbarProvider maxSnack={3} autoHideDuration={3000} anchorOrigin={{ vertical: "bottom", horizontal: "right" }}>
-        {children}
-      </SnackbarProvider>
+      {children}
+      <Toaster />
     </AppThemeProvider>
   );
 }

@@ -18,19 +18,6 @@ export const useColorMode = () => useContext(ColorModeContext);
 /** MUI's own texts (pagination, autocomplete) in the interface language (issue 16). */
 const MUI_LOCALES = { pt: ptBR, en: enUS, es: esES } as const;
 
-/**
- * Toast backgrounds (notistack) under white text: its defaults for info (#2196f3, 3.1:1), success (3.3:1) and
- * warning (2.2:1) fail WCAG AA, and a toast on screen while axe runs is reported as a violation.
- */
-export const TOAST_BACKGROUNDS = { success: "#2e7d32", info: "#01579b", warning: "#a84300", error: "#c62828" } as const;
-
-const toastOverrides = Object.fromEntries(
-  Object.entries(TOAST_BACKGROUNDS).map(([variant, color]) => [
-    `.notistack-MuiContent.notistack-MuiContent-${variant}`,
-    { backgroundColor: color, color: "#fff" },
-  ]),
-);
-
 export function buildTheme(mode: ColorMode, language = "pt") {
   return createTheme(
     {
@@ -44,7 +31,6 @@ export function buildTheme(mode: ColorMode, language = "pt") {
         background: mode === "light" ? { default: "#f4f6f5", paper: "#fff" } : { default: "#121614", paper: "#1b201d" },
       },
       shape: { borderRadius: 8 },
-      components: { MuiCssBaseline: { styleOverrides: toastOverrides } },
     },
     MUI_LOCALES[language.slice(0, 2) as keyof typeof MUI_LOCALES] ?? ptBR,
   );

@@ -1,11 +1,11 @@
 import { errorTexts, LANGUAGES } from "@balcao/shared";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "./toasts";
 import { describe, expect, it, vi } from "vitest";
 import { ApiError } from "../api/client";
 import i18n from "../app/i18n";
 import { errorText, toastError, translateValidation } from "./toastError";
 
-vi.mock("notistack", () => ({ enqueueSnackbar: vi.fn() }));
+vi.mock("./toasts", async (original) => ({ ...(await original<typeof import("./toasts")>()), enqueueSnackbar: vi.fn() }));
 
 describe("toastError (spec §8)", () => {
   it("translates a known server code", () => {

@@ -1,4 +1,4 @@
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "./toasts";
 import i18n from "../app/i18n";
 import { failureText } from "./failureText";
 import { validationKeyOf } from "./validationKeys";

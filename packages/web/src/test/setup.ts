@@ -4,6 +4,7 @@ import { cleanup, configure, render } from "@testing-library/react";
 import { createElement } from "react";
 import { afterEach, vi } from "vitest";
 import i18n, { LANGUAGES, loadLanguage, loadPageTexts } from "../app/i18n";
+import { clearToasts } from "../components/toasts";
 
 // The app loads a language's texts when it is first used, the texts of some pages with them (app/i18n.ts); the
 // suites switch freely and render pages directly: load all.
@@ -70,6 +71,7 @@ function forgetStyles() {
 
 afterEach(() => {
   cleanup();
+  clearToasts();
   forgetStyles();
   localStorage.clear();
   vi.unstubAllGlobals();

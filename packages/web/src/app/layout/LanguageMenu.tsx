@@ -1,7 +1,7 @@
 import { LANGUAGES, type Language, type UserDTO } from "@balcao/shared";
 import { ListItemIcon, ListItemText, ListSubheader, MenuItem } from "@mui/material";
 import Check from "@mui/icons-material/Check";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import type { ReactElement } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../../api/client";

@@ -1,7 +1,7 @@
 import { Box, Button, IconButton, Tooltip, Typography } from "@mui/material";
 import AttachFile from "@mui/icons-material/AttachFile";
 import Close from "@mui/icons-material/Close";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../toasts";
 import { useRef, useState } from "react";
 
 /**

@@ -46,7 +46,7 @@ import {
 } from "@mui/material";
 import DeleteOutline from "@mui/icons-material/DeleteOutlined";
 import EditOutlined from "@mui/icons-material/EditOutlined";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../toasts";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmationDialog } from "../ConfirmationDialog";

@@ -1,6 +1,6 @@
 import { ANNOUNCEMENT_MEDIA_EXTENSIONS, ANNOUNCEMENT_MEDIA_MAX_BYTES, announcementCreateBody, type AnnouncementDTO } from "@balcao/shared";
 import { Box, MenuItem, TextField, Typography } from "@mui/material";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { useTranslation } from "react-i18next";
 import { AttachmentField, useAttachment } from "../../components/form/AttachmentField";
 import { DialogForm, FormDialog } from "../../components/form/FormDialog";

@@ -1,6 +1,6 @@
 import type { AnnouncementCreateBody, AnnouncementDTO, AnnouncementEvent, AnnouncementListResponse, AnnouncementUpdateBody } from "@balcao/shared";
 import { useMutation, useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { useTranslation } from "react-i18next";
 import { api } from "../../api/client";
 import { useSocketEvent } from "../../api/SocketProvider";

@@ -7,7 +7,7 @@ import { readLocalStorage } from "../../hooks/useLocalStorage";
 import "./LoginPage.css";
 
 /*
- * The login page with React alone (issue 20): no MUI, emotion, router, react-query, notistack or i18next in its
+ * The login page with React alone (issue 20): no MUI, emotion, router, react-query, the app's toasts or i18next in its
  * imports, so the login page shows after ~70 KB of gzipped JavaScript instead of 275 KB. Before the app loads it
  * runs in the login shell (app/loginShell.tsx); inside the app, behind the route /login (LoginRoute.tsx). Each
  * gives it the texts, the login call, the toasts and the navigation of its world. Plain CSS (LoginPage.css)

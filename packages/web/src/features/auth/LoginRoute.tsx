@@ -1,4 +1,4 @@
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { currentLocale } from "../../app/i18n";

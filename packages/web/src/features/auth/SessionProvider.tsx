@@ -1,7 +1,7 @@
 import { isBillingOnly, type LoginBody, type UserDTO } from "@balcao/shared";
 import { localIsoDate } from "../../app/localDate";
 import { useQueryClient } from "@tanstack/react-query";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../../api/client";

@@ -1,7 +1,7 @@
 import { signupBody, type PlanDTO, type SignupResponse } from "@balcao/shared";
 import { Box, MenuItem, TextField } from "@mui/material";
 import { useQuery } from "@tanstack/react-query";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { useState } from "react";
 import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";

@@ -1,5 +1,5 @@
 import { ANOTHER_LOGIN_LOGOUT_DELAY_MS, type AnotherLoginEvent } from "@balcao/shared";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { decodeJwtPayload } from "../../api/jwt";

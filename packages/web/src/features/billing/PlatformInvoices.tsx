@@ -1,6 +1,6 @@
 import { type PlatformInvoiceDTO } from "@balcao/shared";
 import { Button, Paper, Table, TableBody, TableCell, TableHead, TableRow, Typography } from "@mui/material";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";

@@ -24,7 +24,7 @@ import {
   Typography,
 } from "@mui/material";
 import DeleteOutline from "@mui/icons-material/DeleteOutlined";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { EmptyState } from "../../components/EmptyState";

@@ -5,7 +5,7 @@ import AssessmentOutlined from "@mui/icons-material/AssessmentOutlined";
 import PauseCircleOutline from "@mui/icons-material/PauseCircleOutlined";
 import PlayCircleOutline from "@mui/icons-material/PlayCircleOutlined";
 import VisibilityOutlined from "@mui/icons-material/VisibilityOutlined";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { ListPage, useRecordDialog } from "../../components/list/ListPage";

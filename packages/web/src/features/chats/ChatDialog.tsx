@@ -1,6 +1,6 @@
 import { CHAT_MSG, CHAT_TITLE_MAX, type ChatDTO } from "@balcao/shared";
 import { Autocomplete, TextField } from "@mui/material";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";

@@ -1,7 +1,7 @@
 import { MOBILE_BREAKPOINT_PX, type ChatDTO } from "@balcao/shared";
 import { Box, Button, Paper, Tab, Tabs, Typography, useMediaQuery } from "@mui/material";
 import ForumOutlined from "@mui/icons-material/ForumOutlined";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router";

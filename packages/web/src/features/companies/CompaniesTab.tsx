@@ -4,7 +4,7 @@ import EventRepeat from "@mui/icons-material/EventRepeat";
 import ToggleOffOutlined from "@mui/icons-material/ToggleOffOutlined";
 import ToggleOn from "@mui/icons-material/ToggleOn";
 import TuneOutlined from "@mui/icons-material/TuneOutlined";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ListPage, useRecordDialog } from "../../components/list/ListPage";

@@ -1,6 +1,6 @@
 import { companyCreateBody, dueDateOrNull, RECURRENCES, type CompanyDTO } from "@balcao/shared";
 import { MenuItem, TextField } from "@mui/material";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { useTranslation } from "react-i18next";
 import { z, type ZodType } from "zod";
 import { DialogForm, FormDialog } from "../../components/form/FormDialog";

@@ -1,6 +1,6 @@
 import { DEFAULT_COMPANY_SETTINGS, SETTING_VALUES, type CompanyDTO } from "@balcao/shared";
 import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, TextField } from "@mui/material";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { EmptyState } from "../../components/EmptyState";

@@ -8,7 +8,7 @@ import {
 } from "@balcao/shared";
 import { Alert, Box, FormControlLabel, MenuItem, Switch, TextField, Typography } from "@mui/material";
 import { useState } from "react";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { Controller, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import type { ZodType, input, output } from "zod";

@@ -1,7 +1,7 @@
 import type { ConnectionDTO } from "@balcao/shared";
 import { Button } from "@mui/material";
 import Autorenew from "@mui/icons-material/Autorenew";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";

@@ -11,7 +11,7 @@ import type {
   WhatsappSessionEvent,
 } from "@balcao/shared";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { useTranslation } from "react-i18next";
 import { api, ApiError } from "../../api/client";
 import { queryKeys } from "../../api/queryKeys";

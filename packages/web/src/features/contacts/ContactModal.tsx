@@ -2,7 +2,7 @@ import { contactCreateBody, contactUpdateBody, INVALID_NUMBER, type ContactDTO }
 import { Box, Button, DialogActions, IconButton, TextField, Tooltip, Typography } from "@mui/material";
 import AddCircleOutline from "@mui/icons-material/AddCircleOutlined";
 import DeleteOutline from "@mui/icons-material/DeleteOutlined";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { useFieldArray } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import type { ZodType, input, output } from "zod";

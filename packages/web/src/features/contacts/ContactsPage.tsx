@@ -3,7 +3,7 @@ import { Avatar, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle,
 import FileDownloadOutlined from "@mui/icons-material/FileDownloadOutlined";
 import ImportContactsOutlined from "@mui/icons-material/ImportContactsOutlined";
 import WhatsApp from "@mui/icons-material/WhatsApp";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";

@@ -1,6 +1,6 @@
 import { helpCreateBody, type HelpDTO } from "@balcao/shared";
 import { TextField } from "@mui/material";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { useTranslation } from "react-i18next";
 import { DialogForm, FormDialog } from "../../components/form/FormDialog";
 import { useZodForm } from "../../components/form/useZodForm";

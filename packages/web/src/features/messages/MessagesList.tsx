@@ -3,7 +3,7 @@ import { Box, Button, Chip, CircularProgress, IconButton, Menu, MenuItem, Paper,
 import ExpandMore from "@mui/icons-material/ExpandMore";
 import Replay from "@mui/icons-material/Replay";
 import { formatTime } from "../../app/format";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type UIEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";

@@ -1,6 +1,6 @@
 import { planCreateBody, type PlanWithUsageDTO } from "@balcao/shared";
 import { InputAdornment, TextField } from "@mui/material";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { DialogForm, FormDialog } from "../../components/form/FormDialog";

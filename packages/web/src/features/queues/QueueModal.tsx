@@ -1,6 +1,6 @@
 import { DEFAULT_QUEUE_SCHEDULES, queueCreateBody, weeklyScheduleSchema, type QueueCreateBody, type QueueDTO } from "@balcao/shared";
 import { Box, DialogContent, Tab, Tabs, TextField } from "@mui/material";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { useEffect, useId, useState } from "react";
 import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";

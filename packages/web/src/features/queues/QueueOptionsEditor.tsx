@@ -2,7 +2,7 @@ import { queueOptionCreateBody, type QueueOptionDTO } from "@balcao/shared";
 import { Alert, Box, Button, Chip, CircularProgress, TextField, Typography } from "@mui/material";
 import AddOutlined from "@mui/icons-material/AddOutlined";
 import SubdirectoryArrowRight from "@mui/icons-material/SubdirectoryArrowRight";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";

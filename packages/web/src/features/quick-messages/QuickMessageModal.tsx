@@ -1,6 +1,6 @@
 import { quickMessageBody, type QuickMessageDTO } from "@balcao/shared";
 import { InputAdornment, TextField } from "@mui/material";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import type { KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { DialogForm, FormDialog, type DialogState } from "../../components/form/FormDialog";

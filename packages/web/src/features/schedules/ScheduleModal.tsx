@@ -1,6 +1,6 @@
 import { formatPhoneNumber, isAdmin, MSG, SCHEDULE_DEFAULT_DELAY_MS, scheduleBodyField, type ScheduleDTO, type ScheduleStatus } from "@balcao/shared";
 import { Alert, Autocomplete, Button, CircularProgress, DialogActions, DialogContent, TextField } from "@mui/material";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { useMemo, useState } from "react";
 import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";

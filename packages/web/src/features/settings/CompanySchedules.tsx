@@ -1,6 +1,6 @@
 import { companySchedulesBody, type WeeklySlotDTO } from "@balcao/shared";
 import { Box, Button, CircularProgress } from "@mui/material";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { useTranslation } from "react-i18next";
 import { EmptyState } from "../../components/EmptyState";
 import { useZodForm } from "../../components/form/useZodForm";

@@ -1,6 +1,6 @@
 import { DEFAULT_COMPANY_SETTINGS, isSuper, SETTING_VALUES } from "@balcao/shared";
 import { Box, CircularProgress, InputAdornment, MenuItem, TextField } from "@mui/material";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { EmptyState } from "../../components/EmptyState";

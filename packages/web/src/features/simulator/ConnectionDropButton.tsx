@@ -1,7 +1,7 @@
 import type { ConnectionStatus, SimulatorConnectionAnswer } from "@balcao/shared";
 import { Box, Button } from "@mui/material";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { useTranslation } from "react-i18next";
 import { apiRequest } from "../../api/client";
 import { toastError } from "../../components/toastError";

@@ -1,7 +1,7 @@
 import type { SimulatorStateDTO } from "@balcao/shared";
 import { Alert, Box, Button, CircularProgress, Paper, TextField, Typography } from "@mui/material";
 import QrCodeScanner from "@mui/icons-material/QrCodeScanner";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { QRCodeSVG } from "qrcode.react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";

@@ -36,7 +36,7 @@ import Schedule from "@mui/icons-material/Schedule";
 import Send from "@mui/icons-material/Send";
 import TimerOutlined from "@mui/icons-material/TimerOutlined";
 import { format } from "date-fns";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { memo, useCallback, useLayoutEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";

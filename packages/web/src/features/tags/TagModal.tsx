@@ -1,6 +1,6 @@
 import { can, COLOR_PALETTE, tagCreateBody, type TagCreateBody, type TagDTO } from "@balcao/shared";
 import { Box, FormControlLabel, FormHelperText, Switch, TextField } from "@mui/material";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { ColorPicker } from "../../components/ColorPicker";

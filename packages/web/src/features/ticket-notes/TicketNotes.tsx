@@ -2,7 +2,7 @@ import { isAdmin, ticketNoteCreateBody, type TicketNoteDTO } from "@balcao/share
 import { Box, Button, CircularProgress, IconButton, List, ListItem, ListItemText, TextField, Tooltip, Typography } from "@mui/material";
 import DeleteOutline from "@mui/icons-material/DeleteOutlined";
 import { formatDateTime } from "../../app/format";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmationDialog } from "../../components/ConfirmationDialog";

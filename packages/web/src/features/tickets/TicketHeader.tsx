@@ -18,7 +18,7 @@ import {
 import ArrowBack from "@mui/icons-material/ArrowBack";
 import MoreVert from "@mui/icons-material/MoreVert";
 import { useQueryClient } from "@tanstack/react-query";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";

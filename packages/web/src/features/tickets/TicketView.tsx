@@ -1,6 +1,6 @@
 import { MOBILE_BREAKPOINT_PX, type AppMessageEvent, type MessageDTO, type TicketDTO, type TicketEvent } from "@balcao/shared";
 import { Box, Paper, useMediaQuery } from "@mui/material";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";

@@ -1,6 +1,6 @@
 import { PROFILES, can, userCreateBody, userUpdateBody, type UserCreateBody, type UserDTO, type UserUpdateBody } from "@balcao/shared";
 import { MenuItem, TextField } from "@mui/material";
-import { enqueueSnackbar } from "notistack";
+import { enqueueSnackbar } from "../../components/toasts";
 import { Controller } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import type { ZodType, input, output } from "zod";
