@@ -88,7 +88,10 @@ export interface TestRouter {
   navigate(to: string): void;
 }
 
-function ProbedRoutes({ routes, router }: { routes: RouteObject[]; router: { location?: Location; navigate?: (to: string) => void } }) {
+/** What ProbedRoutes reads from inside the tree, for TestRouter. */
+type RouterProbe = { location?: Location; navigate?: (to: string) => void };
+
+function ProbedRoutes({ routes, router }: { routes: RouteObject[]; router: RouterProbe }) {
   const location = useLocation();
   const navigate = useNavigate();
   useLayoutEffect(() => {
@@ -102,7 +105,7 @@ function ProbedRoutes({ routes, router }: { routes: RouteObject[]; router: { loc
 export function renderRoutes(routes: RouteObject[], { session = "real", path = "/" }: RenderOptions = {}) {
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false, refetchOnWindowFocus: false } });
-  const probe: { location?: Location; navigate?: (to: string) => void } = {};
+  const probe: RouterProbe = {};
   const utils = render(
     <QueryClientProvider client={queryClient}>
       <UiProviders>
