@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import LongestFirst from "./src/test/longestFirst";
 
 export default defineConfig({
   test: {
@@ -19,5 +20,6 @@ export default defineConfig({
     // In CI one intermittent failure (a timing race on a loaded 2-core machine) must not hold back a whole
     // stop: a failed test runs once more, and scripts/test-all.mjs lists every test that needed it.
     retry: process.env.CI ? 1 : 0,
+    sequence: { sequencer: LongestFirst },
   },
 });
