@@ -150,6 +150,55 @@ describe("inbound pipeline", () => {
     }
   });
 
+  it("a ticket without a connection pages its own conversation, apart from the same contact's on a connection", async () => {
+    const d = await desk();
+    const onConnection = await conversation(d, "5511990008888", "c", 25, 3);
+    const [row] = await t.ctx.database.db.select().from(tickets).where(eq(tickets.id, onConnection.id));
+    // The same contact's attendance that lost its connection (a deleted number): its messages have none either.
+    const [orphan] = await t.ctx.database.db
+      .insert(tickets)
+      .values({ companyId: d.company.id, contactId: row!.contactId, connectionId: null, status: "open", userId: d.admin.id })
+      .returning();
+    await t.ctx.database.db.insert(messages).values(
+      Array.from({ length: 23 }, (_, i) => ({
+        companyId: d.company.id,
+        ticketId: orphan!.id,
+        contactId: row!.contactId,
+        connectionId: null,
+        providerMessageId: `orphan-${i + 1}`,
+        body: `o${i + 1}`,
+        fromMe: false,
+        createdAt: new Date(Date.UTC(2026, 0, 4, 0, 0, i + 1)),
+      })),
+    );
+    const page = async (ticketId: number, query = "") => {
+      const res = await call(d.adminSession, "GET", `/messages/${ticketId}${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json() as { messages: { id: number; body: string }[]; hasMore: boolean; ticket: { id: number } };
+      expect(body.ticket.id).toBe(ticketId);
+      return body;
+    };
+    const range = (prefix: string, from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `${prefix}${from + i}`);
+    for (const [ticketId, prefix, count] of [
+      [orphan!.id, "o", 23],
+      [onConnection.id, "c", 25],
+    ] as const) {
+      const first = await page(ticketId);
+      expect(first.messages.map((m) => m.body)).toEqual(range(prefix, count - 19, count));
+      expect(first.hasMore).toBe(true);
+      const before = await page(ticketId, `?beforeId=${first.messages[0]!.id}`);
+      expect(before.messages.map((m) => m.body)).toEqual(range(prefix, 1, count - 20));
+      expect(before.hasMore).toBe(false);
+      expect((await page(ticketId, "?pageNumber=2")).messages.map((m) => m.body)).toEqual(range(prefix, 1, count - 20));
+    }
+    // Another company's ticket id reads nothing of this conversation.
+    const other = await desk();
+    expect((await call(other.adminSession, "GET", `/messages/${orphan!.id}`)).statusCode).toBe(404);
+    expect(
+      (await call(other.adminSession, "GET", `/messages/${onConnection.id}?beforeId=${(await page(onConnection.id)).messages[0]!.id}`)).statusCode,
+    ).toBe(404);
+  });
+
   it("a history page is three statements (session, ticket, page) with its messages' reactions and earlier texts", async () => {
     const d = await desk();
     const ticket = await conversation(d, "5511990005555", "r", 3, 2);
