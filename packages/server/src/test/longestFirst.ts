@@ -5,11 +5,11 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * The suite's longest files, longest first (seconds each in a clean-clone CI of 2026-11-28, on the embedded
  * PostgreSQL / the machine's). The first ones mostly wait — for a killed process's lease to expire, a job's next
  * poll, a server process booted through tsx — so they belong at the start, where that waiting overlaps the other
- * files' work; longest first is also what keeps a run's tail short. On a clean clone vitest has no durations yet and starts the largest files first: the
- * campaign crash file (100–112 s) then started 150 s into a 394 s run and the fuzz and job runner files formed
- * its tail. With this order, both server runs at once with no recorded durations (`npm test -- server`, one run
- * each way, 2026-11-28) took 334 / 362 s instead of 358 / 374 s. Later runs on the same checkout use vitest's own
- * recorded durations for the files not listed.
+ * files' work; longest first is also what keeps a run's tail short. On a clean clone vitest has no durations yet
+ * and starts the largest files first: the campaign crash file (100–112 s) then started 150 s into a 394 s run and
+ * the fuzz and job runner files formed its tail. With this order, both server runs at once with no recorded
+ * durations (`npm test -- server`, one run each way, 2026-11-28) took 334 / 362 s instead of 358 / 374 s. Later
+ * runs on the same checkout use vitest's own recorded durations for the files not listed.
  */
 const LONGEST = [
   "modules/campaigns/campaigns.crash.test.ts", // 101 / 112

@@ -47,6 +47,9 @@ async function conversation(d: Awaited<ReturnType<typeof desk>>, digits: string,
   return ticket as { id: number };
 }
 
+/** The bodies `conversation` writes, "<prefix><from>" to "<prefix><to>". */
+const bodiesFrom = (prefix: string, from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `${prefix}${from + i}`);
+
 describe("inbound pipeline", () => {
   it("creates the contact and a pending ticket, counts unread, and ignores a redelivered message", async () => {
     const d = await desk();
@@ -138,7 +141,7 @@ describe("inbound pipeline", () => {
       expect(res.statusCode).toBe(200);
       return res.json().messages.map((m: { body: string }) => m.body) as string[];
     };
-    const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `m${from + i}`);
+    const range = (from: number, to: number) => bodiesFrom("m", from, to);
     // More rounds than the pool has connections, so every form meets connections that ran the others.
     for (let round = 0; round < 8; round++) {
       expect(await bodies("pageNumber=2")).toEqual(range(6, 25));
@@ -178,18 +181,17 @@ describe("inbound pipeline", () => {
       expect(body.ticket.id).toBe(ticketId);
       return body;
     };
-    const range = (prefix: string, from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `${prefix}${from + i}`);
     for (const [ticketId, prefix, count] of [
       [orphan!.id, "o", 23],
       [onConnection.id, "c", 25],
     ] as const) {
       const first = await page(ticketId);
-      expect(first.messages.map((m) => m.body)).toEqual(range(prefix, count - 19, count));
+      expect(first.messages.map((m) => m.body)).toEqual(bodiesFrom(prefix, count - 19, count));
       expect(first.hasMore).toBe(true);
       const before = await page(ticketId, `?beforeId=${first.messages[0]!.id}`);
-      expect(before.messages.map((m) => m.body)).toEqual(range(prefix, 1, count - 20));
+      expect(before.messages.map((m) => m.body)).toEqual(bodiesFrom(prefix, 1, count - 20));
       expect(before.hasMore).toBe(false);
-      expect((await page(ticketId, "?pageNumber=2")).messages.map((m) => m.body)).toEqual(range(prefix, 1, count - 20));
+      expect((await page(ticketId, "?pageNumber=2")).messages.map((m) => m.body)).toEqual(bodiesFrom(prefix, 1, count - 20));
     }
     // Another company's ticket id reads nothing of this conversation.
     const other = await desk();
