@@ -37,6 +37,25 @@ const ticketIdOf = (raw: unknown): number | null => {
   return typeof id === "number" && Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647 ? id : null;
 };
 
+/** Each server's last broadcast per ticket room (see `inTurn`). */
+const broadcasts = new WeakMap<Server, Map<string, Promise<void>>>();
+
+/**
+ * Runs a room's broadcasts one after another: a list read before another socket joined must not reach the room
+ * after the list read since (two attendants opening a ticket at once saw only the first of them).
+ */
+function inTurn(io: Server, room: string, broadcast: () => Promise<void>): Promise<void> {
+  let rooms = broadcasts.get(io);
+  if (!rooms) broadcasts.set(io, (rooms = new Map()));
+  const turn = (rooms.get(room) ?? Promise.resolve()).catch(() => undefined).then(broadcast);
+  rooms.set(room, turn);
+  const done = () => {
+    if (rooms.get(room) === turn) rooms.delete(room);
+  };
+  turn.then(done, done);
+  return turn;
+}
+
 /**
  * Collision guard (issue 16): who has a ticket open and who is typing in it. Ephemeral: the state is the
  * ticket's Socket.IO room (`company:<id>:ticket:<id>`, joined by `joinChatBox` once the ticket is found in
@@ -48,18 +67,20 @@ export function attachPresence(io: Server, socket: Socket, ctx: AppContext): voi
   const actor = data.actor;
   const db = ctx.database.db;
 
-  const broadcastViewers = async (ticketId: number) => {
+  const broadcastViewers = (ticketId: number) => {
     const room = rooms.ticket(actor.companyId, ticketId);
-    const sockets = await io
-      .in(room)
-      .fetchSockets()
-      .catch(() => []);
-    const viewers = new Map<number, TicketViewer>();
-    for (const s of sockets) {
-      const other = (s.data as PresenceData).actor;
-      if (other && other.companyId === actor.companyId) viewers.set(other.id, { id: other.id, name: other.name });
-    }
-    io.to(room).emit("ticketViewers", { ticketId, viewers: [...viewers.values()] } satisfies TicketViewersEvent);
+    return inTurn(io, room, async () => {
+      const sockets = await io
+        .in(room)
+        .fetchSockets()
+        .catch(() => []);
+      const viewers = new Map<number, TicketViewer>();
+      for (const s of sockets) {
+        const other = (s.data as PresenceData).actor;
+        if (other && other.companyId === actor.companyId) viewers.set(other.id, { id: other.id, name: other.name });
+      }
+      io.to(room).emit("ticketViewers", { ticketId, viewers: [...viewers.values()] } satisfies TicketViewersEvent);
+    });
   };
 
   const leave = async () => {
