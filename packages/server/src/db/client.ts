@@ -10,10 +10,8 @@ import pino, { type Logger } from "pino";
 import { EmbeddedPostgresError, runningServer, startEmbeddedPostgres, type EmbeddedPostgres } from "./embedded";
 import { guardPool } from "./resilience";
 import { assertSchemaNotNewer, stampSchema } from "./schemaVersion";
-import * as schema from "./schema";
 
-export type Schema = typeof schema;
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Db = PgDatabase<PgQueryResultHKT>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 /** Anything a query can run on: the database or an open transaction. */
 export type DbOrTx = Db | Tx;
@@ -132,7 +130,9 @@ async function openPostgres(
   // listener attached, and Node ends the process on an unheard 'error' (issue 11: "terminating connection
   // due to administrator command" killed the server); and its holder may never give it back (db/resilience.ts).
   guardPool(pool);
-  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  // Without a `schema`: the relational query API is not used, and with one every transaction built a query builder
+  // per table (issue 20).
+  const db = drizzlePg(pool) as unknown as Db;
   return {
     db,
     kind,
@@ -144,7 +144,7 @@ async function openPostgres(
         await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
         // A database a newer Balcão migrated is refused, not run on (db/schemaVersion.ts).
         await assertSchemaNotNewer(client);
-        await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+        await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS_FOLDER });
         await stampSchema(client).catch((err: Error) => log.warn(`could not record the schema version: ${err.message}`));
       } finally {
         await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => undefined);

@@ -70,9 +70,15 @@ describe("outbox", () => {
       await t.ctx.database.db.transaction(async (tx) => {
         await bus.record(tx, happened(tag, 2), happened(tag, 3));
       });
-      await poll(ns).toEqual([2, 3]);
+      // One write of many events keeps their order (one statement, whatever their number).
+      const many = Array.from({ length: 12 }, (_, i) => i + 4);
+      await t.ctx.database.db.transaction(async (tx) => {
+        await bus.record(tx, ...many.map((n) => happened(tag, n)));
+      });
+      await poll(ns).toEqual([2, 3, ...many]);
       expect(seen[0]!.eventId).toMatch(/^\d+$/);
-      expect(new Set(seen.map((e) => e.eventId)).size).toBe(2);
+      expect(new Set(seen.map((e) => e.eventId)).size).toBe(14);
+      expect(seen[13]).toMatchObject(happened(tag, 15));
     } finally {
       await bus.stop();
     }

@@ -26,7 +26,7 @@ import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Database, DbOrTx } from "../db/client";
 import type { Notifications } from "../db/notifications";
-import { outboxEvents } from "../db/schema/outbox";
+import { namedQuery } from "../db/statement";
 
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface DomainEvents {}
@@ -91,7 +91,7 @@ const MAX_PAYLOAD = 7_000;
  * (a long transaction elsewhere on the server must not stall delivery); `backend_xid` is 32-bit, so it is
  * widened with the current epoch. All of the app's connections use one role, which sees their xids.
  */
-const HORIZON = sql`
+const HORIZON = `
   with now as (select pg_snapshot_xmax(pg_current_snapshot())::text::bigint as next)
   select coalesce(min(case when x.xid <= now.next % 4294967296 then now.next - now.next % 4294967296 + x.xid
                           else now.next - now.next % 4294967296 - 4294967296 + x.xid end), min(now.next)) as txid
@@ -99,6 +99,48 @@ const HORIZON = sql`
     select backend_xid::text::bigint as xid from pg_stat_activity
     where datname = current_database() and backend_xid is not null and pid <> pg_backend_pid()
   ) x on true`;
+/** Events (a JSON array of rows) written in order, and the NOTIFY that tells every process of them. */
+const writeEvents = namedQuery(
+  "outbox_write_events",
+  `with written as (
+     insert into outbox_events (company_id, type, payload)
+     select (e->>'companyId')::int, e->>'type', e->'payload' from jsonb_array_elements($1::jsonb) with ordinality as x(e, n) order by n
+   ) select pg_notify('${CHANNEL}', $2)`,
+);
+/**
+ * The statements of a delivery round (each group runs one per burst of events: issue 20), of fixed texts, named,
+ * so that each pooled connection plans them once and nothing rebuilds them per round. `$4` is the group's event
+ * types, or null for every type.
+ */
+const round = {
+  /** The round commits without waiting for its WAL flush (see `dispatch`), if the group's lock is free. */
+  lock: namedQuery<{ locked: boolean }>(
+    "outbox_round_lock",
+    "select set_config('synchronous_commit', 'off', true), pg_try_advisory_xact_lock($1, hashtext($2)) as locked",
+  ),
+  cursorAndHorizon: namedQuery<{ txid: string | null; event_id: string | null; horizon: string }>(
+    "outbox_round_cursor",
+    `select c.txid, c.event_id, h.txid as horizon from (${HORIZON}) h left join outbox_cursors c on c.consumer = $1`,
+  ),
+  /** The group's events after the cursor ($1, $2) below the horizon ($3), at most $5. */
+  events: namedQuery<EventRow>(
+    "outbox_round_events",
+    `select id, txid, company_id, type, payload from outbox_events
+     where (txid, id) > ($1::bigint, $2::bigint) and txid < $3::bigint and ($4::text[] is null or type = any($4::text[]))
+     order by txid, id limit $5`,
+  ),
+  /** Whether events of the group after the cursor wait at or above the horizon (their writers still run). */
+  waiting: namedQuery(
+    "outbox_round_waiting",
+    `select 1 from outbox_events
+     where (txid, id) > ($1::bigint, $2::bigint) and txid >= $3::bigint and ($4::text[] is null or type = any($4::text[])) limit 1`,
+  ),
+  moveTo: namedQuery(
+    "outbox_round_move",
+    "update outbox_cursors set txid = $2::bigint, event_id = $3::bigint, updated_at = now() where consumer = $1",
+  ),
+};
+
 /** First half of the advisory lock key of a group's dispatch (the second is the group name's hash). */
 const LOCK_NAMESPACE = 7_243_100;
 /** A poison event is skipped (and logged) after this many failed deliveries, so its group moves on. */
@@ -133,11 +175,9 @@ export class EventBus {
     this.tellWatchers("written", events);
     // NOTIFY is transactional: other processes hear it only if and when this transaction commits. Its payload
     // names the companies and types (each once), so every process's watchers (read caches) hear of the change.
-    // The write and the NOTIFY are one statement (issue 20: every event write is on a hot path); a
-    // data-modifying WITH runs whether or not the outer query reads it.
-    await tx.execute(
-      sql`with written as ${tx.insert(outboxEvents).values(events.map(toRow))} select pg_notify(${CHANNEL}, ${notifyPayload(events)})`,
-    );
+    // The write and the NOTIFY are one statement (issue 20: every event write is on a hot path), of one text for any
+    // number of events; a data-modifying WITH runs whether or not the outer query reads it.
+    await writeEvents(tx, [JSON.stringify(events.map(toRow)), notifyPayload(events)]);
   }
 
   /** Writes events on their own (code without a transaction) and starts delivering them. In call order. */
@@ -312,54 +352,34 @@ export class EventBus {
       // A round commits only a cursor, without waiting for its WAL flush (synchronous_commit off, this
       // transaction only): a cursor lost in a crash redelivers its events, which handlers take idempotently
       // (eventId), and the rounds stop queueing their flushes behind the commits of the changes themselves.
-      const locked = await rows<{ locked: boolean }>(
-        tx,
-        sql`select set_config('synchronous_commit', 'off', true), pg_try_advisory_xact_lock(${LOCK_NAMESPACE}, hashtext(${group.name})) as locked`,
-      );
+      const locked = await round.lock(tx, [LOCK_NAMESPACE, group.name]);
       if (!locked[0]?.locked) return false;
       // The cursor and the horizon in one round trip, read once the lock is held (issue 20: every group runs a
       // round per burst of events); a missing cursor is created only when there is none. The horizon comes
       // before the events, in its own statement: the events are then read with a later snapshot, so a writer
       // that committed before the horizon was taken is seen, and one still running is held back.
-      const cursorAndHorizon = () =>
-        rows<{ txid: string | null; event_id: string | null; horizon: string }>(
-          tx,
-          sql`select c.txid, c.event_id, h.txid as horizon from (${HORIZON}) h left join outbox_cursors c on c.consumer = ${group.name}`,
-        );
-      let [state] = await cursorAndHorizon();
+      let [state] = await round.cursorAndHorizon(tx, [group.name]);
       if (!state || state.txid === null) {
         // A new group starts from the events that exist now.
         await tx.execute(sql`
           insert into outbox_cursors (consumer, txid, event_id)
           select ${group.name}, coalesce(max(txid), 0), coalesce(max(id), 0) from outbox_events
           on conflict (consumer) do nothing`);
-        [state] = await cursorAndHorizon();
+        [state] = await round.cursorAndHorizon(tx, [group.name]);
       }
       if (!state || state.txid === null || state.event_id === null) return false;
       const cursor = { txid: state.txid, event_id: state.event_id };
       const horizon = { txid: state.horizon };
-      const ofTypes = group.types ? sql`and type = any(${sql.param([...group.types])}::text[])` : sql``;
-      const events = await rows<EventRow>(
-        tx,
-        sql`select id, txid, company_id, type, payload from outbox_events
-            where (txid, id) > (${cursor.txid}::bigint, ${cursor.event_id}::bigint)
-              and txid < ${horizon.txid}::bigint ${ofTypes}
-            order by txid, id limit ${batchSize}`,
-      );
-      const moveTo = async (to: { txid: string; event_id: string }) =>
-        tx.execute(
-          sql`update outbox_cursors set txid = ${to.txid}::bigint, event_id = ${to.event_id}::bigint, updated_at = now() where consumer = ${group.name}`,
-        );
+      const types = group.types ? [...group.types] : null;
+      const events = await round.events(tx, [cursor.txid, cursor.event_id, horizon.txid, types, batchSize]);
+      const moveTo = (to: { txid: string; event_id: string }) => round.moveTo(tx, [group.name, to.txid, to.event_id]);
       // Every event below the horizon is final, and a batch that is not full holds every one the group handles
       // there: a group that reads only some types moves past the others up to the horizon, so they are not
       // scanned again.
       const skipTo =
         group.types && BigInt(horizon.txid) - 1n > BigInt(cursor.txid) ? { txid: String(BigInt(horizon.txid) - 1n), event_id: MAX_EVENT_ID } : null;
       if (events.length === 0) {
-        const waiting = await rows(
-          tx,
-          sql`select 1 from outbox_events where (txid, id) > (${cursor.txid}::bigint, ${cursor.event_id}::bigint) and txid >= ${horizon.txid}::bigint ${ofTypes} limit 1`,
-        );
+        const waiting = await round.waiting(tx, [cursor.txid, cursor.event_id, horizon.txid, types]);
         heldBack = waiting.length > 0;
         if (skipTo) await moveTo(skipTo);
         return false;

@@ -41,6 +41,7 @@ import { and, asc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { campaignSettingsFromRows, renderCampaignMessage, type CampaignSettings, type CampaignVariable, type ErrorCode } from "@balcao/shared";
 import type { AppContext } from "../../context";
 import type { Tx } from "../../db/client";
+import { statement } from "../../db/statement";
 import { campaignSettings, campaignShippings, campaigns, connectionLeases, connections, mediaFiles, messages, tickets } from "../../db/schema";
 import { DELIVERY_FAILURE_CODES, deliveryOutcome, type DeliveryFailure } from "../messages/service";
 import { resolveInboundContact } from "../contacts/identity";
@@ -159,6 +160,23 @@ export interface Work {
 
 const IN_FLIGHT = ["requesting", "sending"] as const;
 const OPEN_STATES = ["pending", "requesting", "confirmation", "confirmed", "sending"];
+
+/** A shipping of this contact awaiting its confirmation (the partial index of that state); built once. */
+const awaitingConfirmation = statement((db) =>
+  db
+    .select({ id: campaignShippings.id })
+    .from(campaignShippings)
+    .where(
+      and(
+        eq(campaignShippings.companyId, sql.placeholder("companyId")),
+        eq(campaignShippings.contactId, sql.placeholder("contactId")),
+        // A literal, not a parameter: the partial index's predicate must show in the text for a generic plan.
+        sql`${campaignShippings.status} = 'confirmation'`,
+      ),
+    )
+    .limit(1)
+    .prepare("campaigns_awaiting_confirmation"),
+);
 
 export class CampaignDispatcher {
   readonly options: DispatcherOptions;
@@ -685,6 +703,10 @@ export class CampaignDispatcher {
             .where(and(eq(messages.companyId, companyId), eq(messages.id, messageId)))
             .limit(1);
     if (!m || m.fromMe || m.contactId === null) return;
+    // Almost every customer message answers no campaign: one probe of the partial index instead of a transaction
+    // of three statements (issue 20). A shipping that starts awaiting after the probe awaits the next message.
+    const [awaiting] = await awaitingConfirmation(this.db).execute({ companyId, contactId: m.contactId });
+    if (!awaiting) return;
     const confirmed = await this.db.transaction(async (tx) => {
       const rows = await tx
         .update(campaignShippings)

@@ -1,5 +1,6 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "../../db/client";
+import { statement } from "../../db/statement";
 import { companies, connections, contacts, queues, settings, tickets, users } from "../../db/schema";
 import { templateVariables } from "./templates";
 
@@ -14,10 +15,11 @@ export async function loadSettings(db: DbOrTx, companyId: number, keys: string[]
 
 /**
  * One ticket with what its automatic messages need, in one joined query: contact, company clock,
- * attendant, queue (with its fallback messages) and connection messages.
+ * attendant, queue (with its fallback messages) and connection messages. Built once and named (it runs on every
+ * customer message): drizzle writes its SQL once, and each pooled connection plans this six-table join once.
  */
-export async function loadTicketContext(db: DbOrTx, companyId: number, ticketId: number) {
-  const [row] = await db
+const ticketContext = statement((db) =>
+  db
     .select({
       ticket: tickets,
       contactName: contacts.name,
@@ -47,11 +49,13 @@ export async function loadTicketContext(db: DbOrTx, companyId: number, ticketId:
     .leftJoin(users, eq(users.id, tickets.userId))
     .leftJoin(queues, eq(queues.id, tickets.queueId))
     .leftJoin(connections, eq(connections.id, tickets.connectionId))
-    .where(and(eq(tickets.id, ticketId), eq(tickets.companyId, companyId)))
+    .where(and(eq(tickets.id, sql.placeholder("ticketId")), eq(tickets.companyId, sql.placeholder("companyId"))))
     .limit(1)
-    // Named, so each pooled connection parses and plans this six-table join once (it runs on every customer message).
-    .prepare("chatbot_ticket_context")
-    .execute();
+    .prepare("chatbot_ticket_context"),
+);
+
+export async function loadTicketContext(db: DbOrTx, companyId: number, ticketId: number) {
+  const [row] = await ticketContext(db).execute({ companyId, ticketId });
   return row ?? null;
 }
 

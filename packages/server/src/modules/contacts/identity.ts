@@ -11,6 +11,7 @@ import { brazilNinthDigitVariants, normalizePhoneNumber } from "@balcao/shared";
 import type { ChannelAddress } from "../../channels/types";
 import { isUniqueViolation, type DbOrTx } from "../../db/client";
 import { contactIdentities, contacts } from "../../db/schema";
+import { statement } from "../../db/statement";
 
 export type ContactRow = typeof contacts.$inferSelect;
 export type IdentityKind = ChannelAddress["kind"];
@@ -38,7 +39,35 @@ function identitiesOf(chat: ChannelAddress): IdentityInput[] {
   });
 }
 
-const matchAny = (list: IdentityInput[]) => or(...list.map((i) => and(eq(contactIdentities.kind, i.kind), eq(contactIdentities.value, i.value))))!;
+const identityStatements = new Map<number, ReturnType<typeof buildIdentitiesWithContacts>>();
+
+/**
+ * The identities with their contacts in one round trip (issue 20: every inbound message starts here), for a list
+ * of `count` identities: built once per count (the one thing that changes its text) and named, so drizzle writes
+ * its SQL once and each pooled connection plans it once. Values: companyId, kind0, value0, kind1, value1…
+ */
+function identitiesWithContacts(count: number) {
+  let built = identityStatements.get(count);
+  if (!built) identityStatements.set(count, (built = buildIdentitiesWithContacts(count)));
+  return built;
+}
+
+function buildIdentitiesWithContacts(count: number) {
+  const companyId = sql.placeholder("companyId");
+  const matchAny = or(
+    ...Array.from({ length: count }, (_, i) =>
+      and(eq(contactIdentities.kind, sql.placeholder(`kind${i}`)), eq(contactIdentities.value, sql.placeholder(`value${i}`))),
+    ),
+  );
+  return statement((tx) =>
+    tx
+      .select({ kind: contactIdentities.kind, value: contactIdentities.value, contactId: contactIdentities.contactId, contact: contacts })
+      .from(contactIdentities)
+      .leftJoin(contacts, and(eq(contacts.id, contactIdentities.contactId), eq(contacts.companyId, companyId)))
+      .where(and(eq(contactIdentities.companyId, companyId), matchAny))
+      .prepare(`contact_identities_${count}`),
+  );
+}
 
 async function contactById(tx: DbOrTx, companyId: number, id: number): Promise<ContactRow | undefined> {
   const [row] = await tx
@@ -55,15 +84,12 @@ async function contactById(tx: DbOrTx, companyId: number, id: number): Promise<C
  */
 async function findByIdentities(tx: DbOrTx, companyId: number, list: IdentityInput[]): Promise<Found | undefined> {
   if (list.length === 0) return undefined;
-  // The identities with their contacts in one round trip (issue 20: every inbound message starts here).
-  const rows = await tx
-    .select({ kind: contactIdentities.kind, value: contactIdentities.value, contactId: contactIdentities.contactId, contact: contacts })
-    .from(contactIdentities)
-    .leftJoin(contacts, and(eq(contacts.id, contactIdentities.contactId), eq(contacts.companyId, companyId)))
-    .where(and(eq(contactIdentities.companyId, companyId), matchAny(list)))
-    // Named by the list's length, the one thing that changes its text: each pooled connection plans it once.
-    .prepare(`contact_identities_${list.length}`)
-    .execute();
+  const values: Record<string, string | number> = { companyId };
+  list.forEach((identity, i) => {
+    values[`kind${i}`] = identity.kind;
+    values[`value${i}`] = identity.value;
+  });
+  const rows = await identitiesWithContacts(list.length)(tx).execute(values);
   for (const wanted of list) {
     const hit = rows.find((r) => r.kind === wanted.kind && r.value === wanted.value);
     if (!hit) continue;

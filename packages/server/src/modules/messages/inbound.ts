@@ -1,8 +1,9 @@
 import { dateTimeFormat } from "@balcao/shared";
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { readCache } from "../../cache/readCache";
 import type { AppContext } from "../../context";
 import { isUniqueViolation, type Tx } from "../../db/client";
+import { statement } from "../../db/statement";
 import { companies, messages, tickets } from "../../db/schema";
 import type { ChannelEvent, InboundMessage } from "../../channels/types";
 import { resolveInboundContact } from "../contacts/identity";
@@ -30,6 +31,74 @@ const scopeOf = (t: TicketRecord): TicketScope => ({ userId: t.userId, queueId: 
 /** The message a provider knows by this id on this connection (the unique index's columns). */
 const ofProviderId = (source: ChannelSource, providerMessageId: string) =>
   and(eq(messages.companyId, source.companyId), eq(messages.connectionId, source.connectionId), eq(messages.providerMessageId, providerMessageId));
+
+/**
+ * A contact's live ticket on a connection, locked, with what its DTO shows (contact, attendant, queue, connection,
+ * tags), so the usual message builds its event from rows in hand (issue 20). Built once and named: drizzle writes
+ * its SQL once, and each pooled connection parses and plans this five-table join once, not per message.
+ */
+const liveTicketOf = statement((tx) =>
+  selectTicketsWithTags(tx)
+    .where(
+      and(
+        eq(tickets.companyId, sql.placeholder("companyId")),
+        eq(tickets.contactId, sql.placeholder("contactId")),
+        eq(tickets.connectionId, sql.placeholder("connectionId")),
+        // A literal: the text then shows the live-ticket unique index's predicate, for a generic plan too.
+        sql`${tickets.status} <> 'closed'`,
+      ),
+    )
+    .limit(1)
+    .for("update", { of: tickets })
+    .prepare("inbound_live_ticket"),
+);
+
+/** A customer's (or our own, from another device) message as the pipeline stores it; built once (issue 20). */
+const insertMessage = statement((tx) => {
+  const value = (name: string) => sql.placeholder(name);
+  return tx
+    .insert(messages)
+    .values({
+      companyId: value("companyId"),
+      ticketId: value("ticketId"),
+      contactId: value("contactId"),
+      connectionId: value("connectionId"),
+      providerMessageId: value("providerMessageId"),
+      remoteJid: value("remoteJid"),
+      participant: value("participant"),
+      body: value("body"),
+      fromMe: value("fromMe"),
+      read: value("fromMe"),
+      mediaType: value("mediaType"),
+      mediaPath: value("mediaPath"),
+      mediaName: value("mediaName"),
+      mimeType: value("mimeType"),
+      quotedMsgId: value("quotedMsgId"),
+      // Our own messages, sent from another device, are sent already.
+      ack: sql`case when ${value("fromMe")}::boolean then 1 else 0 end`,
+      status: "sent",
+      createdAt: value("createdAt"),
+    })
+    .returning()
+    .prepare("inbound_insert_message");
+});
+
+/** What a stored message does to its ticket's unread count: our own resets it, a claimed one leaves it. */
+type UnreadChange = "reset" | "keep" | "increment";
+
+/** The ticket's preview and unread count after a stored message; built once (issue 20). */
+const updateTicketOnMessage = statement((tx) =>
+  tx
+    .update(tickets)
+    .set({
+      lastMessage: sql`${sql.placeholder("lastMessage")}`,
+      lastMessageAt: sql`${sql.placeholder("lastMessageAt")}`,
+      updatedAt: sql`${sql.placeholder("updatedAt")}`,
+      unreadMessages: sql`case ${sql.placeholder("unread")}::text when 'reset' then 0 when 'keep' then ${tickets.unreadMessages} else ${tickets.unreadMessages} + 1 end`,
+    })
+    .where(and(eq(tickets.id, sql.placeholder("id")), eq(tickets.companyId, sql.placeholder("companyId"))))
+    .prepare("inbound_update_ticket"),
+);
 
 /** Spec §2 text of a missed call, in the company's clock. */
 export function missedCallText(at: Date, timeZone: string): string {
@@ -131,23 +200,8 @@ export class InboundPipeline {
     msg: InboundMessage,
     newContact: boolean,
   ): Promise<{ ticket: TicketRecord; live?: TicketRowWithTags; created: boolean; claim?: InboundClaim }> {
-    // The live ticket comes locked with what its DTO shows (contact, attendant, queue, connection, tags), so the
-    // usual message builds its event from rows in hand (issue 20).
     const findLive = async () => {
-      const [live] = await selectTicketsWithTags(tx)
-        .where(
-          and(
-            eq(tickets.companyId, source.companyId),
-            eq(tickets.contactId, contactId),
-            eq(tickets.connectionId, source.connectionId),
-            ne(tickets.status, "closed"),
-          ),
-        )
-        .limit(1)
-        .for("update", { of: tickets })
-        // Named, so each pooled connection parses and plans this five-table join once, not per message (issue 20).
-        .prepare("inbound_live_ticket")
-        .execute();
+      const [live] = await liveTicketOf(tx).execute({ companyId: source.companyId, contactId, connectionId: source.connectionId });
       return live;
     };
     // A contact created by this transaction is seen by no other until it commits: it has no ticket, and no
@@ -207,38 +261,30 @@ export class InboundPipeline {
             .limit(1);
           quoted = q ?? null;
         }
-        const [row] = await tx
-          .insert(messages)
-          .values({
-            companyId: source.companyId,
-            ticketId: ticket.id,
-            contactId: contact.id,
-            connectionId: source.connectionId,
-            providerMessageId: msg.providerMessageId,
-            remoteJid: msg.chat.id.slice(0, 100),
-            participant: msg.participant ? (msg.participant.pushName || msg.participant.id).slice(0, 100) : null,
-            body: msg.body,
-            fromMe: msg.fromMe,
-            read: msg.fromMe,
-            mediaType: msg.kind,
-            mediaPath: file?.id ?? null,
-            mediaName: file?.originalName ?? null,
-            mimeType: file?.mimeType ?? null,
-            quotedMsgId: quoted?.id ?? null,
-            ack: msg.fromMe ? 1 : 0,
-            status: "sent",
-            createdAt: msg.timestamp,
-          })
-          .returning();
+        const [row] = await insertMessage(tx).execute({
+          companyId: source.companyId,
+          ticketId: ticket.id,
+          contactId: contact.id,
+          connectionId: source.connectionId,
+          providerMessageId: msg.providerMessageId,
+          remoteJid: msg.chat.id.slice(0, 100),
+          participant: msg.participant ? (msg.participant.pushName || msg.participant.id).slice(0, 100) : null,
+          body: msg.body,
+          fromMe: msg.fromMe,
+          mediaType: msg.kind,
+          mediaPath: file?.id ?? null,
+          mediaName: file?.originalName ?? null,
+          mimeType: file?.mimeType ?? null,
+          quotedMsgId: quoted?.id ?? null,
+          createdAt: msg.timestamp,
+        });
         const changes = {
           lastMessage: previewOf(msg.kind, msg.body, file?.originalName),
           lastMessageAt: msg.timestamp,
           updatedAt: new Date(),
         };
-        await tx
-          .update(tickets)
-          .set({ ...changes, unreadMessages: msg.fromMe ? 0 : claim ? tickets.unreadMessages : sql`${tickets.unreadMessages} + 1` })
-          .where(eq(tickets.id, ticket.id));
+        const unread: UnreadChange = msg.fromMe ? "reset" : claim ? "keep" : "increment";
+        await updateTicketOnMessage(tx).execute({ ...changes, unread, id: ticket.id, companyId: source.companyId });
         // The live ticket is locked since it was read: its DTO is that row with the changes above.
         const ticketDto = live
           ? presentTicketRow({ ...live, ticket: { ...live.ticket, ...changes, unreadMessages: msg.fromMe ? 0 : live.ticket.unreadMessages + 1 } })

@@ -10,6 +10,7 @@ import type { InboundMessage } from "../../channels/types";
 import { attendanceCycles, connections, contacts, outboxEvents, tickets } from "../../db/schema";
 import type { DomainEvents } from "../../events/bus";
 import { automations } from "../chatbot/module";
+import { dispatcherFor } from "../campaigns/dispatcher";
 import { buildTenant } from "../../test/factories";
 import { statementsOf } from "../../test/statementCount";
 import { createTestApp, type TestApp } from "../../test/testApp";
@@ -139,6 +140,22 @@ describe("inbound pipeline statements", () => {
     // the context of the round that freed it and escapes the count (a pool opens no setup statements, so
     // nothing is ever counted twice).
     const counts = [await turn("segunda"), await turn("terceira"), await turn("quarta")];
+    expect(Math.max(...counts)).toBe(1);
+  });
+
+  it("the campaigns' share of a customer's message that answers no campaign: 1 statement (3 before: a transaction)", async () => {
+    const { source } = await connectedTenant("Contagem das campanhas");
+    const pipeline = pipelines.get(t.ctx)!;
+    const dispatcher = dispatcherFor(t.ctx);
+    const reply = async (body: string) => {
+      const messageId = (await pipeline.receive(source, inbound(body)))!;
+      const [message] = await presentMessagesById(t.ctx.database.db, [messageId]);
+      await t.ctx.events.drain();
+      await automations.get(t.ctx)!.idle();
+      return statementsOf(t, () => dispatcher.onReply(source.companyId, messageId, source.connectionId, message!.contactId!));
+    };
+    // The larger of three, as above.
+    const counts = [await reply("oi"), await reply("tudo bem?"), await reply("obrigada")];
     expect(Math.max(...counts)).toBe(1);
   });
 });

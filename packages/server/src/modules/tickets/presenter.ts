@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { TicketDTO } from "@balcao/shared";
 import type { DbOrTx } from "../../db/client";
 import { connections, contacts, queues, tags, tickets, ticketTags, users } from "../../db/schema";
-import { oncePer } from "../../perContext";
+import { statement } from "../../db/statement";
 
 /** Columns of one ticket row with its contact, user, queue and connection (one joined select). */
 export const ticketSelection = {
@@ -76,11 +76,10 @@ export async function presentTicketById(db: DbOrTx, companyId: number, id: numbe
 }
 
 /**
- * One ticket's row with its tags, per database handle (the pool, or a transaction): built once with
- * placeholders, so drizzle writes its SQL once, and named, so each pooled connection plans this five-table
- * join once (every ticket change sends its DTO).
+ * One ticket's row with its tags, built once with placeholders, so drizzle writes its SQL once, and named, so
+ * each pooled connection plans this five-table join once (every ticket change sends its DTO).
  */
-const ticketDtoById = oncePer((db: DbOrTx) =>
+const ticketDtoById = statement((db) =>
   selectTicketsWithTags(db)
     .where(and(eq(tickets.id, sql.placeholder("id")), eq(tickets.companyId, sql.placeholder("companyId"))))
     .limit(1)
