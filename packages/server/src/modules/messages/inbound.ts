@@ -53,10 +53,22 @@ const liveTicketOf = statement((tx) =>
     .prepare("inbound_live_ticket"),
 );
 
-/** A customer's (or our own, from another device) message as the pipeline stores it; built once (issue 20). */
-const insertMessage = statement((tx) => {
+/** What a stored message does to its ticket's unread count: our own resets it, a claimed one leaves it. */
+type UnreadChange = "reset" | "keep" | "increment";
+
+/**
+ * A customer's (or our own, from another device) message as the pipeline stores it, with its ticket's preview and
+ * unread count in the same statement (a data-modifying WITH: one round trip less per message); built once (issue 20).
+ */
+const storeMessage = statement((tx) => {
   const value = (name: string) => sql.placeholder(name);
+  const ticketChange = tx.$with("ticket_change", {}).as(
+    sql`update tickets set last_message = ${value("lastMessage")}, last_message_at = ${value("lastMessageAt")}, updated_at = ${value("updatedAt")},
+          unread_messages = case ${value("unread")}::text when 'reset' then 0 when 'keep' then unread_messages else unread_messages + 1 end
+        where id = ${value("ticketId")} and company_id = ${value("companyId")}`,
+  );
   return tx
+    .with(ticketChange)
     .insert(messages)
     .values({
       companyId: value("companyId"),
@@ -80,25 +92,8 @@ const insertMessage = statement((tx) => {
       createdAt: value("createdAt"),
     })
     .returning()
-    .prepare("inbound_insert_message");
+    .prepare("inbound_store_message");
 });
-
-/** What a stored message does to its ticket's unread count: our own resets it, a claimed one leaves it. */
-type UnreadChange = "reset" | "keep" | "increment";
-
-/** The ticket's preview and unread count after a stored message; built once (issue 20). */
-const updateTicketOnMessage = statement((tx) =>
-  tx
-    .update(tickets)
-    .set({
-      lastMessage: sql`${sql.placeholder("lastMessage")}`,
-      lastMessageAt: sql`${sql.placeholder("lastMessageAt")}`,
-      updatedAt: sql`${sql.placeholder("updatedAt")}`,
-      unreadMessages: sql`case ${sql.placeholder("unread")}::text when 'reset' then 0 when 'keep' then ${tickets.unreadMessages} else ${tickets.unreadMessages} + 1 end`,
-    })
-    .where(and(eq(tickets.id, sql.placeholder("id")), eq(tickets.companyId, sql.placeholder("companyId"))))
-    .prepare("inbound_update_ticket"),
-);
 
 /** Spec §2 text of a missed call, in the company's clock. */
 export function missedCallText(at: Date, timeZone: string): string {
@@ -261,7 +256,15 @@ export class InboundPipeline {
             .limit(1);
           quoted = q ?? null;
         }
-        const [row] = await insertMessage(tx).execute({
+        const changes = {
+          lastMessage: previewOf(msg.kind, msg.body, file?.originalName),
+          lastMessageAt: msg.timestamp,
+          updatedAt: new Date(),
+        };
+        const unread: UnreadChange = msg.fromMe ? "reset" : claim ? "keep" : "increment";
+        const [row] = await storeMessage(tx).execute({
+          ...changes,
+          unread,
           companyId: source.companyId,
           ticketId: ticket.id,
           contactId: contact.id,
@@ -278,13 +281,6 @@ export class InboundPipeline {
           quotedMsgId: quoted?.id ?? null,
           createdAt: msg.timestamp,
         });
-        const changes = {
-          lastMessage: previewOf(msg.kind, msg.body, file?.originalName),
-          lastMessageAt: msg.timestamp,
-          updatedAt: new Date(),
-        };
-        const unread: UnreadChange = msg.fromMe ? "reset" : claim ? "keep" : "increment";
-        await updateTicketOnMessage(tx).execute({ ...changes, unread, id: ticket.id, companyId: source.companyId });
         // The live ticket is locked since it was read: its DTO is that row with the changes above.
         const ticketDto = live
           ? presentTicketRow({ ...live, ticket: { ...live.ticket, ...changes, unreadMessages: msg.fromMe ? 0 : live.ticket.unreadMessages + 1 } })
