@@ -47,9 +47,8 @@ const identityStatements = new Map<number, ReturnType<typeof buildIdentitiesWith
  * its SQL once and each pooled connection plans it once. Values: companyId, kind0, value0, kind1, value1…
  */
 function identitiesWithContacts(count: number) {
-  let built = identityStatements.get(count);
-  if (!built) identityStatements.set(count, (built = buildIdentitiesWithContacts(count)));
-  return built;
+  if (!identityStatements.has(count)) identityStatements.set(count, buildIdentitiesWithContacts(count));
+  return identityStatements.get(count)!;
 }
 
 function buildIdentitiesWithContacts(count: number) {

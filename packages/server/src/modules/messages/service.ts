@@ -2,8 +2,8 @@ import { and, desc, eq, inArray, or, sql } from "drizzle-orm";
 import { MESSAGES_PAGE_SIZE, type ErrorCode, type MessageDTO, type MessageListResponse, type TicketDTO } from "@balcao/shared";
 import type { AppContext } from "../../context";
 import { isUniqueViolation, type DbOrTx, type Tx } from "../../db/client";
-import { oncePer } from "../../perContext";
 import { messages, tickets } from "../../db/schema";
+import { statement } from "../../db/statement";
 import { AppError, forbidden, notFound } from "../../http/errors";
 import { ChannelError, type OutboundContent } from "../../channels/types";
 import type { Actor } from "../auth/service";
@@ -630,17 +630,16 @@ function buildPage(db: DbOrTx, form: PageForm, withConnection: boolean) {
 
 /**
  * The conversation's page query in each form of its text (keyset, first page — drizzle writes no OFFSET 0 —,
- * OFFSET; a ticket without connection reads "is null"), per database handle: built once with placeholders and
+ * OFFSET; a ticket without connection reads "is null"): each built once with placeholders (db/statement.ts) and
  * named, so drizzle writes each SQL once and each pooled connection plans it once, as the page of every
- * conversation opened. All six forms are built with the handle (no database round trip).
+ * conversation opened.
  */
-const pageForms = oncePer((db: DbOrTx) => {
-  const forms = new Map<string, ReturnType<typeof buildPage>>();
-  for (const form of ["before", "first", "offset"] as const)
-    for (const withConnection of [true, false]) forms.set(`${form}_${withConnection}`, buildPage(db, form, withConnection));
-  return forms;
-});
+const pageForms = new Map(
+  (["before", "first", "offset"] as const).flatMap((form) =>
+    [true, false].map((withConnection) => [`${form}_${withConnection}`, statement((db) => buildPage(db, form, withConnection))] as const),
+  ),
+);
 
 function messagesPage(db: DbOrTx, form: PageForm, withConnection: boolean) {
-  return pageForms(db).get(`${form}_${withConnection}`)!;
+  return pageForms.get(`${form}_${withConnection}`)!(db);
 }
