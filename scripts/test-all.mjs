@@ -21,6 +21,8 @@ const results = [];
 // eslint-disable-next-line no-control-regex
 const ANSI_COLOURS = /\x1b\[[0-9;]*m/g;
 const flakyTests = [];
+/** Every test that failed (after its retry in CI), named again in the summary: a CI log is often read from its tail. */
+const failedTests = [];
 /** CPU priority of what runs beside a phase's main suites (nice(1): 0 is normal, 19 the lowest). */
 const BESIDE_NICENESS = "10";
 
@@ -78,6 +80,12 @@ async function vitestSuite(label, workspace, { env = {}, beside = false } = {}) 
       .map((t) => ({ name: `${path.relative(cwd, file.name)} > ${t.fullName}`, error: t.failureMessages[0].split("\n")[0] })),
   );
   for (const t of flaky) flakyTests.push(`${label}: ${t.name} (passed on retry; first error: ${t.error})`);
+  for (const file of json.testResults)
+    for (const t of file.assertionResults.filter((t) => t.status === "failed"))
+      failedTests.push(`${label}: ${path.relative(cwd, file.name)} > ${t.fullName} (${(t.failureMessages[0] ?? "").split("\n")[0]})`);
+  // A file that failed outside any test (an import error, a failing hook) has no failed test to name.
+  for (const file of json.testResults.filter((f) => f.status === "failed" && f.assertionResults.every((t) => t.status !== "failed")))
+    failedTests.push(`${label}: ${path.relative(cwd, file.name)} (${(file.message ?? "").split("\n")[0]})`);
   record(label, json.numPassedTests, failed);
 }
 
@@ -123,6 +131,11 @@ async function e2e() {
           .split("\n")[0] ?? "";
       flakyTests.push(`e2e: ${spec.file} > ${spec.title} [${t.projectName}] (passed on retry; first error: ${error})`);
     }
+  for (const spec of report.suites.flatMap(specs))
+    for (const t of spec.tests.filter((t) => t.status === "unexpected")) {
+      const error = t.results.at(-1)?.error?.message?.replace(ANSI_COLOURS, "").split("\n")[0] ?? "";
+      failedTests.push(`e2e: ${spec.file} > ${spec.title} [${t.projectName}] (${error})`);
+    }
   record("e2e", stats.expected + stats.flaky, failed);
 }
 
@@ -155,6 +168,7 @@ const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
 console.log("\nSummary:");
 for (const line of flakyTests) console.log(`  [flaky] ${line}`);
+for (const line of failedTests) console.log(`  [failed] ${line}`);
 for (const r of results) console.log(`  ${r.label}: ${r.passed} passed, ${r.failed} failed`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);
