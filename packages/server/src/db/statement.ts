@@ -40,3 +40,12 @@ export function namedQuery<R = Record<string, unknown>>(name: string, text: stri
     return (await client.query(config, values)).rows;
   };
 }
+
+/**
+ * A WITH query's fields as a selection, each read through the query's alias (drizzle's proxy), e.g. to nest a
+ * data-modifying WITH's returned row under one key beside other fields.
+ */
+export function cteFields<C extends { _: { selectedFields: Record<string, unknown> } }>(cte: C): C["_"]["selectedFields"] {
+  const fields = cte as unknown as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(cte._.selectedFields).map((key) => [key, fields[key]])) as C["_"]["selectedFields"];
+}

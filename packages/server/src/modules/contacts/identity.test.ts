@@ -132,7 +132,7 @@ describe("resolveInboundContact", () => {
     expect(rows).toHaveLength(1);
   });
 
-  it("works inside a caller's transaction (savepoints), rolling back with it", async () => {
+  it("works inside a caller's transaction, rolling back with it", async () => {
     await expect(
       db().transaction(async (tx) => {
         await resolveInboundContact(tx, companyId, connectionId, { kind: "phone", id: "5511987650012" });

@@ -6,12 +6,13 @@
  * (4) the contacts.number column (contacts created before/without identities), else (5) a new contact.
  * Every identity learnt on the way is attached to the contact found.
  */
-import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { PgTransaction } from "drizzle-orm/pg-core";
 import { brazilNinthDigitVariants, normalizePhoneNumber } from "@balcao/shared";
 import type { ChannelAddress } from "../../channels/types";
 import { isUniqueViolation, type DbOrTx } from "../../db/client";
 import { contactIdentities, contacts } from "../../db/schema";
-import { statement } from "../../db/statement";
+import { cteFields, statement } from "../../db/statement";
 
 export type ContactRow = typeof contacts.$inferSelect;
 export type IdentityKind = ChannelAddress["kind"];
@@ -39,34 +40,66 @@ function identitiesOf(chat: ChannelAddress): IdentityInput[] {
   });
 }
 
-const identityStatements = new Map<number, ReturnType<typeof buildIdentitiesWithContacts>>();
+/**
+ * Every contact an inbound address may belong to, in one round trip (issue 20: every inbound message starts
+ * here): those owning one of the wanted identities (the address's own, then a Brazilian phone's 9th-digit
+ * variants), with the wanted ones each owns (`matched`, "kind:value"), and those whose number column holds one of
+ * the candidate numbers. One text for any count (arrays), named, so each pooled connection plans it once; the
+ * candidate ids come from the two unique indexes (a union, not an OR, which would scan the company's contacts).
+ */
+const contactCandidates = statement((tx) => {
+  const companyId = sql.placeholder("companyId");
+  const wanted = sql`(select * from unnest(${sql.placeholder("kinds")}::text[], ${sql.placeholder("values")}::text[]))`;
+  return tx
+    .select({
+      contact: contacts,
+      matched: sql<string[]>`array(select ci.kind || ':' || ci.value from ${contactIdentities} ci
+        where ci.company_id = ${companyId} and ci.contact_id = ${contacts}.id and (ci.kind, ci.value) in ${wanted})`,
+    })
+    .from(contacts)
+    .where(
+      and(
+        eq(contacts.companyId, companyId),
+        sql`${contacts.id} in (
+          select ci.contact_id from ${contactIdentities} ci where ci.company_id = ${companyId} and (ci.kind, ci.value) in ${wanted}
+          union all
+          select n.id from ${contacts} n
+          where n.company_id = ${companyId} and n.number = any(${sql.placeholder("numbers")}::text[]) and n.is_group = ${sql.placeholder("isGroup")})`,
+      ),
+    )
+    .prepare("inbound_contact_candidates");
+});
 
 /**
- * The identities with their contacts in one round trip (issue 20: every inbound message starts here), for a list
- * of `count` identities: built once per count (the one thing that changes its text) and named, so drizzle writes
- * its SQL once and each pooled connection plans it once. Values: companyId, kind0, value0, kind1, value1…
+ * A new contact with its identities, in one statement (issue 20; a savepoint, two inserts and its release
+ * before). `attached` below the identities' count: another transaction holds one of them (committed, or
+ * committing first): the caller undoes this contact and takes theirs.
  */
-function identitiesWithContacts(count: number) {
-  if (!identityStatements.has(count)) identityStatements.set(count, buildIdentitiesWithContacts(count));
-  return identityStatements.get(count)!;
-}
-
-function buildIdentitiesWithContacts(count: number) {
-  const companyId = sql.placeholder("companyId");
-  const matchAny = or(
-    ...Array.from({ length: count }, (_, i) =>
-      and(eq(contactIdentities.kind, sql.placeholder(`kind${i}`)), eq(contactIdentities.value, sql.placeholder(`value${i}`))),
-    ),
-  );
-  return statement((tx) =>
+const createContact = statement((tx) => {
+  const created = tx.$with("created_contact").as(
     tx
-      .select({ kind: contactIdentities.kind, value: contactIdentities.value, contactId: contactIdentities.contactId, contact: contacts })
-      .from(contactIdentities)
-      .leftJoin(contacts, and(eq(contacts.id, contactIdentities.contactId), eq(contacts.companyId, companyId)))
-      .where(and(eq(contactIdentities.companyId, companyId), matchAny))
-      .prepare(`contact_identities_${count}`),
+      .insert(contacts)
+      .values({
+        companyId: sql.placeholder("companyId"),
+        name: sql.placeholder("name"),
+        number: sql.placeholder("number"),
+        isGroup: sql.placeholder("isGroup"),
+      })
+      .onConflictDoNothing()
+      .returning(),
   );
-}
+  const attached = tx.$with("attached_identities", {}).as(
+    sql`insert into ${contactIdentities} (company_id, contact_id, kind, value, connection_id, source)
+      select c.company_id, c.id, u.kind, u.value, ${sql.placeholder("connectionId")}, 'inbound'
+      from created_contact c, unnest(${sql.placeholder("kinds")}::text[], ${sql.placeholder("values")}::text[]) as u(kind, value)
+      on conflict do nothing returning 1 as n`,
+  );
+  return tx
+    .with(created, attached)
+    .select({ contact: cteFields(created), attached: sql<number>`(select count(*) from attached_identities)::int` })
+    .from(created)
+    .prepare("inbound_create_contact");
+});
 
 async function contactById(tx: DbOrTx, companyId: number, id: number): Promise<ContactRow | undefined> {
   const [row] = await tx
@@ -77,46 +110,9 @@ async function contactById(tx: DbOrTx, companyId: number, id: number): Promise<C
   return row;
 }
 
-/**
- * Finds the contact owning one of these identities, preferring the earliest in the list. `complete`: that
- * contact already owns every identity of the list (nothing to attach).
- */
-async function findByIdentities(tx: DbOrTx, companyId: number, list: IdentityInput[]): Promise<Found | undefined> {
-  if (list.length === 0) return undefined;
-  const values: Record<string, string | number> = { companyId };
-  list.forEach((identity, i) => {
-    values[`kind${i}`] = identity.kind;
-    values[`value${i}`] = identity.value;
-  });
-  const rows = await identitiesWithContacts(list.length)(tx).execute(values);
-  for (const wanted of list) {
-    const hit = rows.find((r) => r.kind === wanted.kind && r.value === wanted.value);
-    if (!hit) continue;
-    const contact = hit.contact;
-    if (!contact) return undefined;
-    const complete = list.every((i) => rows.some((r) => r.kind === i.kind && r.value === i.value && r.contactId === hit.contactId));
-    return { contact, complete };
-  }
-  return undefined;
-}
-
 interface Found {
   contact: ContactRow;
   complete: boolean;
-}
-
-/** Contacts whose number column is one of these digits (first match in the given order). */
-async function findByNumberColumn(tx: DbOrTx, companyId: number, numbers: string[], isGroup: boolean): Promise<ContactRow | undefined> {
-  if (numbers.length === 0) return undefined;
-  const rows = await tx
-    .select()
-    .from(contacts)
-    .where(and(eq(contacts.companyId, companyId), inArray(contacts.number, numbers), eq(contacts.isGroup, isGroup)));
-  for (const n of numbers) {
-    const hit = rows.find((r) => r.number === n);
-    if (hit) return hit;
-  }
-  return undefined;
 }
 
 /** Phone digits with their 9th-digit variant (Brazil only), the given forms first. */
@@ -172,20 +168,21 @@ async function fillNumber(tx: DbOrTx, contact: ContactRow, phone: string | undef
   }
 }
 
-class LostRace extends Error {}
-
 /**
  * Finds or creates the contact behind an inbound chat address (see the resolution order above).
  * Safe under concurrency: the unique indexes on identities and numbers decide, and a loser re-reads.
- * `tx` may be the database or an open transaction (a savepoint is used inside).
+ * `handle` may be the database (a transaction is opened) or an open transaction.
  */
 export async function resolveInboundContact(
-  tx: DbOrTx,
+  handle: DbOrTx,
   companyId: number,
   connectionId: number,
   chat: ChannelAddress,
   pushName?: string,
 ): Promise<{ contact: typeof contacts.$inferSelect; created: boolean }> {
+  // A contact that loses a race is deleted again, which only its own transaction may do unseen.
+  if (!(handle instanceof PgTransaction)) return handle.transaction((tx) => resolveInboundContact(tx, companyId, connectionId, chat, pushName));
+  const tx = handle;
   const learnt = identitiesOf(chat);
   if (learnt.length === 0) throw new Error("resolveInboundContact: empty chat address");
   const isGroup = chat.kind === "group";
@@ -203,32 +200,25 @@ export async function resolveInboundContact(
       contact = await refreshPlaceholderName(tx, contact, displayName);
       return { contact, created: false };
     }
-    try {
-      const contact = await tx.transaction(async (sp) => {
-        const number = groupId ?? phones[0] ?? null;
-        const [row] = await sp
-          .insert(contacts)
-          .values({ companyId, name: displayName || number || learnt[0]!.value.slice(0, 100), number, isGroup })
-          .onConflictDoNothing()
-          .returning();
-        if (!row) throw new LostRace();
-        const inserted = await sp
-          .insert(contactIdentities)
-          .values(learnt.map((i) => ({ companyId, contactId: row.id, kind: i.kind, value: i.value, connectionId, source: "inbound" })))
-          .onConflictDoNothing()
-          .returning({ id: contactIdentities.id });
-        // Another message created the same person meanwhile: undo ours and take theirs.
-        if (inserted.length !== learnt.length) throw new LostRace();
-        return row;
-      });
-      return { contact, created: true };
-    } catch (err) {
-      if (!(err instanceof LostRace) && !isUniqueViolation(err)) throw err;
-    }
+    const number = groupId ?? phones[0] ?? null;
+    const [row] = await createContact(tx).execute({
+      companyId,
+      name: displayName || number || learnt[0]!.value.slice(0, 100),
+      number,
+      isGroup,
+      connectionId,
+      kinds: learnt.map((i) => i.kind),
+      values: learnt.map((i) => i.value),
+    });
+    if (row && row.attached === learnt.length) return { contact: row.contact, created: true };
+    // Another message created the same person meanwhile (its number or one of its identities): undo ours (its
+    // identities go with it) and take theirs on the next turn.
+    if (row) await tx.delete(contacts).where(eq(contacts.id, row.contact.id));
   }
   throw new Error("resolveInboundContact: could not settle a concurrent creation");
 }
 
+/** The contact of the first candidate, in the resolution order above (one round trip for all of them). */
 async function findExisting(
   tx: DbOrTx,
   companyId: number,
@@ -236,21 +226,33 @@ async function findExisting(
   phones: string[],
   groupId: string | undefined,
 ): Promise<Found | undefined> {
-  // (1) primary, then (2) alternates: one query, ordered by preference.
-  const direct = await findByIdentities(tx, companyId, learnt);
-  if (direct) return direct;
-  const incomplete = (contact: ContactRow | undefined) => (contact ? { contact, complete: false } : undefined);
-  if (groupId) return incomplete(await findByNumberColumn(tx, companyId, [groupId], true));
-  // (3) the 9th-digit variant of a Brazilian phone.
-  const { exact, variants } = phoneCandidates(phones);
-  const byVariant = await findByIdentities(
-    tx,
+  const { exact, variants } = groupId ? { exact: [], variants: [] } : phoneCandidates(phones);
+  const wanted = [...learnt, ...variants.map((value) => ({ kind: "phone" as const, value }))];
+  const rows = await contactCandidates(tx).execute({
     companyId,
-    variants.map((value) => ({ kind: "phone", value })),
-  );
-  if (byVariant) return { contact: byVariant.contact, complete: false };
-  // (4) contacts that only have the number column (created by imports or other modules).
-  return incomplete(await findByNumberColumn(tx, companyId, [...exact, ...variants], false));
+    kinds: wanted.map((i) => i.kind),
+    values: wanted.map((i) => i.value),
+    numbers: groupId ? [groupId] : [...exact, ...variants],
+    isGroup: Boolean(groupId),
+  });
+  if (rows.length === 0) return undefined;
+  const owner = (i: IdentityInput) => rows.find((r) => r.matched.includes(`${i.kind}:${i.value}`));
+  // (1) primary, then (2) alternates.
+  for (const identity of learnt) {
+    const hit = owner(identity);
+    if (hit) return { contact: hit.contact, complete: learnt.every((i) => hit.matched.includes(`${i.kind}:${i.value}`)) };
+  }
+  // (3) the 9th-digit variant of a Brazilian phone.
+  for (const value of variants) {
+    const hit = owner({ kind: "phone", value });
+    if (hit) return { contact: hit.contact, complete: false };
+  }
+  // (4) contacts that only have the number column (created by imports or other modules), or a group's id.
+  for (const number of groupId ? [groupId] : [...exact, ...variants]) {
+    const hit = rows.find((r) => r.contact.number === number && r.contact.isGroup === Boolean(groupId));
+    if (hit) return { contact: hit.contact, complete: false };
+  }
+  return undefined;
 }
 
 /** A contact created from a bare number (or group id) gets the push name (group subject) once WhatsApp tells us one. */

@@ -6,12 +6,12 @@ import { isUniqueViolation, type Tx } from "../../db/client";
 import { statement } from "../../db/statement";
 import { companies, messages, tickets } from "../../db/schema";
 import type { ChannelEvent, InboundMessage } from "../../channels/types";
-import { resolveInboundContact } from "../contacts/identity";
+import { resolveInboundContact, type ContactRow } from "../contacts/identity";
 import { presentContact } from "../contacts/presenter";
 import { MediaStore } from "../media/service";
-import { cycles } from "../tickets/cycles";
+import { insertPendingTicket } from "../tickets/cycles";
 import type { TicketScope } from "../tickets/policy";
-import { presentTicketById, presentTicketRow, selectTicketsWithTags, type TicketRowWithTags } from "../tickets/presenter";
+import { presentTicketById, presentTicketRow, selectTicketsWithTags, ticketContactOf, type TicketRowShown } from "../tickets/presenter";
 import { previewOf } from "./labels";
 import { presentMessage, presentMessagesById } from "./presenter";
 import { applyEdit, OWN_REACTION_SENDER, storeReaction } from "./reactions";
@@ -186,15 +186,18 @@ export class InboundPipeline {
     return readCache(this.ctx).setting(companyId, key);
   }
 
-  /** The contact's live ticket on this connection, else a new pending one (a new attendance cycle). */
+  /**
+   * The contact's live ticket on this connection, else a new pending one (a new attendance cycle). `shown`: the
+   * ticket's row with what its DTO shows, when in hand (a live ticket, locked since read, or the new one).
+   */
   private async liveTicket(
     tx: Tx,
     source: ChannelSource,
-    contactId: number,
-    isGroup: boolean,
+    contact: ContactRow,
     msg: InboundMessage,
     newContact: boolean,
-  ): Promise<{ ticket: TicketRecord; live?: TicketRowWithTags; created: boolean; claim?: InboundClaim }> {
+  ): Promise<{ ticket: TicketRecord; shown?: TicketRowShown; created: boolean; claim?: InboundClaim }> {
+    const contactId = contact.id;
     const findLive = async () => {
       const [live] = await liveTicketOf(tx).execute({ companyId: source.companyId, contactId, connectionId: source.connectionId });
       return live;
@@ -204,12 +207,12 @@ export class InboundPipeline {
     // first message of 200 new customers arriving at once).
     if (!newContact) {
       const live = await findLive();
-      if (live) return { ticket: live.ticket, live, created: false };
+      if (live) return { ticket: live.ticket, shown: live, created: false };
       // Chats run concurrently (issue 20): two addresses of one person (a LID and a phone, the 9th digit) may
       // reach here at once. The first to lock the contact opens the ticket; the other then finds it.
       await tx.execute(sql`select pg_advisory_xact_lock(${OPEN_TICKET_LOCK}, ${contactId})`);
       const opened = await findLive();
-      if (opened) return { ticket: opened.ticket, live: opened, created: false };
+      if (opened) return { ticket: opened.ticket, shown: opened, created: false };
     }
     if (!msg.fromMe && !newContact)
       for (const interceptor of this.interceptors) {
@@ -222,12 +225,17 @@ export class InboundPipeline {
           .limit(1);
         if (claimed) return { ticket: claimed, created: false, claim };
       }
-    const [created] = await tx
-      .insert(tickets)
-      .values({ companyId: source.companyId, contactId, connectionId: source.connectionId, status: "pending", isGroup })
-      .returning();
-    await cycles.opened(tx, created!);
-    return { ticket: created!, created: true };
+    const [opened] = await insertPendingTicket(tx).execute({
+      companyId: source.companyId,
+      contactId,
+      connectionId: source.connectionId,
+      isGroup: contact.isGroup,
+      queuedAt: new Date(),
+    });
+    const { ticket, connectionName } = opened!;
+    // A new ticket has no attendant, queue or tag yet.
+    const shown = { ticket, contact: ticketContactOf(contact), userName: null, queueName: null, queueColor: null, connectionName, tags: [] };
+    return { ticket, shown, created: true };
   }
 
   async receive(source: ChannelSource, msg: InboundMessage): Promise<number | null> {
@@ -245,7 +253,7 @@ export class InboundPipeline {
           if (duplicate) return null;
         }
         const { contact, created: newContact } = await resolveInboundContact(tx, source.companyId, source.connectionId, msg.chat, msg.chat.pushName);
-        const { ticket, live, created, claim } = await this.liveTicket(tx, source, contact.id, contact.isGroup, msg, newContact);
+        const { ticket, shown, created, claim } = await this.liveTicket(tx, source, contact, msg, newContact);
         const file = msg.media ? await this.media.save(tx, source.companyId, msg.media.data, msg.media.fileName, msg.media.mimeType) : null;
         let quoted: QuotedRow | null = null;
         if (msg.quotedProviderMessageId) {
@@ -281,9 +289,10 @@ export class InboundPipeline {
           quotedMsgId: quoted?.id ?? null,
           createdAt: msg.timestamp,
         });
-        // The live ticket is locked since it was read: its DTO is that row with the changes above.
-        const ticketDto = live
-          ? presentTicketRow({ ...live, ticket: { ...live.ticket, ...changes, unreadMessages: msg.fromMe ? 0 : live.ticket.unreadMessages + 1 } })
+        // A live ticket is locked since it was read, a new one is this transaction's: the DTO is that row with the
+        // changes above.
+        const ticketDto = shown
+          ? presentTicketRow({ ...shown, ticket: { ...shown.ticket, ...changes, unreadMessages: msg.fromMe ? 0 : shown.ticket.unreadMessages + 1 } })
           : (await presentTicketById(tx, source.companyId, ticket.id))!;
         const message = presentMessage({ message: row!, contactName: contact.name, quoted });
         await this.ctx.events.record(

@@ -1,6 +1,7 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { Tx } from "../../db/client";
-import { attendanceCycles, tickets } from "../../db/schema";
+import { attendanceCycles, connections, tickets } from "../../db/schema";
+import { cteFields, statement } from "../../db/statement";
 
 /**
  * One row per attendance cycle feeds the dashboard and ratings (DESIGN §5). Each ticket transition
@@ -14,10 +15,45 @@ interface CycleTicket {
 }
 
 /** The contact's first cycle ever is a lead (dashboard); deciding it at insert keeps the count an index range. */
-const firstOfContact = (t: CycleTicket) => sql<boolean>`not exists (
+const firstOfContact = (companyId: SQL | number, contactId: SQL) => sql<boolean>`not exists (
     select 1 from ${attendanceCycles} c join ${tickets} o on o.id = c.ticket_id
-    where c.company_id = ${t.companyId} and o.company_id = ${t.companyId}
-      and o.contact_id = (select contact_id from ${tickets} where id = ${t.id}))`;
+    where c.company_id = ${companyId} and o.company_id = ${companyId} and o.contact_id = ${contactId})`;
+const firstOfTicketsContact = (t: CycleTicket) => firstOfContact(t.companyId, sql`(select contact_id from ${tickets} where id = ${t.id})`);
+
+/**
+ * A new pending ticket with its first cycle waiting in line, in one statement (issue 20: a new customer's first
+ * message), as `insert` + `cycles.opened`, with its connection's name (what its DTO shows beside the contact in
+ * hand). The cycle's lead test reads the ticket's contact from the inserted row: a statement does not see its
+ * own inserts.
+ */
+export const insertPendingTicket = statement((tx) => {
+  const value = (name: string) => sql.placeholder(name);
+  const opened = tx.$with("opened_ticket").as(
+    tx
+      .insert(tickets)
+      .values({
+        companyId: value("companyId"),
+        contactId: value("contactId"),
+        connectionId: value("connectionId"),
+        status: "pending",
+        isGroup: value("isGroup"),
+      })
+      .returning(),
+  );
+  const cycle = tx.$with("opened_cycle", {}).as(
+    sql`insert into ${attendanceCycles} (company_id, ticket_id, connection_id, queue_id, queued_at, first_of_contact)
+      select t.company_id, t.id, t.connection_id, t.queue_id, ${value("queuedAt")}, ${firstOfContact(sql`t.company_id`, sql`t.contact_id`)}
+      from opened_ticket t`,
+  );
+  return tx
+    .with(opened, cycle)
+    .select({
+      ticket: cteFields(opened),
+      connectionName: sql<string | null>`(select c.name from ${connections} c where c.id = opened_ticket.connection_id)`,
+    })
+    .from(opened)
+    .prepare("insert_pending_ticket");
+});
 
 /**
  * The cycle in progress, else a new one. `queued` says whether the new cycle starts by waiting in line:
@@ -39,7 +75,7 @@ async function openCycle(tx: Tx, t: CycleTicket, queued = true) {
       connectionId: t.connectionId,
       queueId: t.queueId,
       queuedAt: queued ? new Date() : null,
-      firstOfContact: firstOfContact(t),
+      firstOfContact: firstOfTicketsContact(t),
     })
     .returning();
   return created!;
@@ -67,7 +103,7 @@ export const cycles = {
       connectionId: t.connectionId,
       queueId: t.queueId,
       queuedAt: new Date(),
-      firstOfContact: firstOfContact(t),
+      firstOfContact: firstOfTicketsContact(t),
     });
   },
   /** A ticket waits for an attendant (new, returned, or transferred to a queue only). */

@@ -23,7 +23,7 @@ export const ticketSelection = {
   cursorAt: sql<string>`(extract(epoch from ${tickets.updatedAt}) * 1000000)::bigint::text`,
 };
 
-export function presentTicketRow(r: TicketRowWithTags): TicketDTO {
+export function presentTicketRow(r: TicketRowShown): TicketDTO {
   const t = r.ticket;
   return {
     id: t.id,
@@ -69,6 +69,15 @@ export function selectTicketsWithTags(db: DbOrTx) {
 }
 
 export type TicketRowWithTags = Awaited<ReturnType<ReturnType<typeof selectTicketsWithTags>["execute"]>>[number];
+
+/** A ticket's row with what its DTO shows (a list's cursor aside): what `presentTicketRow` needs. */
+export type TicketRowShown = Omit<TicketRowWithTags, "cursorAt">;
+
+/** The ticket DTO's contact, from a contact row in hand (the columns `ticketSelection.contact` reads). */
+export function ticketContactOf(contact: typeof contacts.$inferSelect): TicketRowShown["contact"] {
+  const { id, name, number, email, profilePicUrl, isGroup } = contact;
+  return { id, name, number, email, profilePicUrl, isGroup };
+}
 
 export async function presentTicketById(db: DbOrTx, companyId: number, id: number): Promise<TicketDTO | null> {
   const row = await ticketRowById(db, companyId, id);
