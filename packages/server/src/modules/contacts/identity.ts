@@ -44,27 +44,32 @@ function identitiesOf(chat: ChannelAddress): IdentityInput[] {
  * Every contact an inbound address may belong to, in one round trip (issue 20: every inbound message starts
  * here): those owning one of the wanted identities (the address's own, then a Brazilian phone's 9th-digit
  * variants), with the wanted ones each owns (`matched`, "kind:value"), and those whose number column holds one of
- * the candidate numbers. One text for any count (arrays), named, so each pooled connection plans it once; the
- * candidate ids come from the two unique indexes (a union, not an OR, which would scan the company's contacts).
+ * the candidate numbers. One text for any count (arrays), named, so each pooled connection plans it once.
+ * Its shape keeps the plan linear without statistics (a new company's tables): the candidate ids are an array
+ * computed once, and kinds and values are plain index conditions; a pair of the kinds × values cross product
+ * may come back (`matched` lists what each owns, and the caller takes exact pairs only). The sub-select names the
+ * outer row's table: drizzle writes a select list's columns unqualified, and a bare "id" there would be the
+ * identity's.
  */
 const contactCandidates = statement((tx) => {
   const companyId = sql.placeholder("companyId");
-  const wanted = sql`(select * from unnest(${sql.placeholder("kinds")}::text[], ${sql.placeholder("values")}::text[]))`;
+  const wanted = sql`ci.company_id = ${companyId} and ci.kind = any(${sql.placeholder("kinds")}::text[]) and ci.value = any(${sql.placeholder("values")}::text[])`;
   return tx
     .select({
       contact: contacts,
-      matched: sql<string[]>`array(select ci.kind || ':' || ci.value from ${contactIdentities} ci
-        where ci.company_id = ${companyId} and ci.contact_id = ${contacts}.id and (ci.kind, ci.value) in ${wanted})`,
+      matched: sql<
+        string[]
+      >`array(select ci.kind || ':' || ci.value from ${contactIdentities} ci where ${wanted} and ci.contact_id = ${contacts}.id)`,
     })
     .from(contacts)
     .where(
       and(
         eq(contacts.companyId, companyId),
-        sql`${contacts.id} in (
-          select ci.contact_id from ${contactIdentities} ci where ci.company_id = ${companyId} and (ci.kind, ci.value) in ${wanted}
+        sql`${contacts.id} = any(array(
+          select ci.contact_id from ${contactIdentities} ci where ${wanted}
           union all
           select n.id from ${contacts} n
-          where n.company_id = ${companyId} and n.number = any(${sql.placeholder("numbers")}::text[]) and n.is_group = ${sql.placeholder("isGroup")})`,
+          where n.company_id = ${companyId} and n.number = any(${sql.placeholder("numbers")}::text[]) and n.is_group = ${sql.placeholder("isGroup")}))`,
       ),
     )
     .prepare("inbound_contact_candidates");
