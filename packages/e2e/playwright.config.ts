@@ -35,13 +35,15 @@ export default defineConfig({
   testMatch: "*.spec.ts",
   outputDir: "test-results/artifacts",
   fullyParallel: false,
-  // Two spec files at a time. Three were quicker on a machine like the one of 2c05496 (e2e 341–370 s in CI), but
-  // on a 2-core machine twice as slow (2026-11-28: fork/exec 3.6 ms, server suite alone 382 s against 184 s) three
-  // Chromiums, the server and its database left pages on "Carregando..." past every timeout: 14 specs failed
-  // twice in CI, and 5 of 6 specs run alone with 3 workers; with 2 workers 6 of 7 passed. Each spec signs up its
-  // own company; the specs that sign in as the platform super user run one at a time (projects below): signing in
-  // ends the user's other sessions.
-  workers: 2,
+  // Four workers at most: two for the specs that mostly wait on the app's clock (projects below) and two for the
+  // rest, so two Chromiums keep the CPU busy while the long waits sleep. On this 2-core machine (2026-11-28, a
+  // faster VM than before) the run took 360 s with two workers (the long waits one after the other beside one
+  // busy worker), 324 s with three, 278 s with four, the CPU ~99% busy until the announcements and no retry. On a
+  // slower 2-core machine (fork/exec 3.6 ms) three busy Chromiums, the server and its database left pages on
+  // "Carregando..." past every timeout (14 specs failed twice in CI): hence never more than two busy workers. Each
+  // spec signs up its own company; the specs that sign in as the platform super user run one at a time (projects
+  // below): signing in ends the user's other sessions.
+  workers: 4,
   // In CI a spec that fails runs once more (as the server and web suites' tests do), so a timing race on a
   // loaded 2-core machine does not hold back a stop; scripts/test-all.mjs names every spec that needed it.
   retries: process.env.CI ? 1 : 0,
@@ -64,11 +66,11 @@ export default defineConfig({
     },
   },
   projects: [
-    // One at a time, so from the start a worker is left for the specs that keep the CPU busy.
-    { name: "chromium, long waits", testMatch: LONG_WAIT_SPECS, workers: 1 },
+    // Two at a time: they mostly sleep, and the two workers of the busy specs run beside them.
+    { name: "chromium, long waits", testMatch: LONG_WAIT_SPECS, workers: 2 },
     // Beside the others: these change only their own company (billing.spec.ts moves its due date back).
     { name: "chromium, super user", testMatch: SUPER_USER_SPECS.filter((spec) => !ANNOUNCING_SPECS.includes(spec)), workers: 1 },
-    { name: "chromium", testIgnore: [...LONG_WAIT_SPECS, ...SUPER_USER_SPECS] },
+    { name: "chromium", testIgnore: [...LONG_WAIT_SPECS, ...SUPER_USER_SPECS], workers: 2 },
     // After all the others, not beside them (ANNOUNCING_SPECS).
     {
       name: "chromium, announcements",
