@@ -1,5 +1,4 @@
 import type { Server as HttpServer } from "node:http";
-import { createAdapter } from "@socket.io/postgres-adapter";
 import { Server, type Socket } from "socket.io";
 import { and, eq } from "drizzle-orm";
 import { SOCKET_PING_MS } from "@balcao/shared";
@@ -10,6 +9,7 @@ import { isBackendRequest, queryToken } from "../http/backend";
 import { AppError } from "../http/errors";
 import type { Actor, AuthService } from "../modules/auth/service";
 import { listenerSafePool } from "../db/resilience";
+import { clusterAdapter } from "./clusterAdapter";
 import { attachPresence } from "./presence";
 import { SocketRevocation } from "./revocation";
 import { rooms, type SocketEmit } from "./rooms";
@@ -52,7 +52,7 @@ export async function attachRealtime(httpServer: HttpServer, ctx: AppContext, au
   if (ctx.database.kind === "postgres") {
     await pool.query("CREATE TABLE IF NOT EXISTS socket_io_attachments (id bigserial UNIQUE, created_at timestamptz DEFAULT NOW(), payload bytea)");
     // Its LISTEN connection survives a PostgreSQL restart: no crash, and it re-LISTENs (db/resilience.ts).
-    io.adapter(createAdapter(listenerSafePool(pool, (err) => ctx.log.warn({ err }, "socket.io adapter: listener connection lost; reconnecting"))));
+    io.adapter(clusterAdapter(listenerSafePool(pool, (err) => ctx.log.warn({ err }, "socket.io adapter: listener connection lost; reconnecting"))));
   }
 
   io.use(async (socket, next) => {
