@@ -120,6 +120,18 @@ describe("inbound pipeline statements", () => {
     const readBack = await presentTicketById(t.ctx.database.db, tenant.company.id, sent.id);
     expect(sent).toEqual(JSON.parse(JSON.stringify(readBack)));
     expect(sent).toMatchObject({ status: "pending", unreadMessages: 1, lastMessage: "primeira vez", whatsapp: { name: "Novos" }, tags: [] });
+
+    // Once that ticket is closed, the customer's next message opens another one, whose cycle is not a lead (the
+    // lead test reads the contact from the row the same statement inserts).
+    await t.ctx.database.db.update(tickets).set({ status: "closed" }).where(eq(tickets.id, sent.id));
+    await pipeline.receive(source, inbound("voltei", { chat: { id: "5511966660002", kind: "phone", pushName: "Bia" } }));
+    const leads = await t.ctx.database.db
+      .select({ firstOfContact: attendanceCycles.firstOfContact })
+      .from(attendanceCycles)
+      .innerJoin(tickets, eq(tickets.id, attendanceCycles.ticketId))
+      .where(eq(tickets.contactId, contact!.id))
+      .orderBy(attendanceCycles.id);
+    expect(leads).toEqual([{ firstOfContact: true }, { firstOfContact: false }]);
   });
 
   it("the bot's turn on a known customer's message: 1 statement (the ticket; the body comes with the event)", async () => {
