@@ -29,6 +29,7 @@ const BESIDE_NICENESS = "10";
 const only = process.argv.slice(2);
 const wants = (name) => only.length === 0 || only.includes(name);
 const slug = (label) => label.replace(/\W+/g, "-");
+const firstLine = (text) => (text ?? "").split("\n")[0];
 
 /**
  * Runs a command with its output in a file, printed whole when it ends (suites that run at once would otherwise
@@ -73,19 +74,19 @@ async function vitestSuite(label, workspace, { env = {}, beside = false } = {}) 
   const json = JSON.parse(readFileSync(out, "utf8"));
   const failed = json.numFailedTests + (code !== 0 && json.numFailedTests === 0 ? 1 : 0);
   // A test that passed with failure messages failed first and passed on its retry (CI only): name it, so an
-  // intermittent failure stays visible without failing the run.
-  const flaky = json.testResults.flatMap((file) =>
-    file.assertionResults
-      .filter((t) => t.status === "passed" && t.failureMessages.length > 0)
-      .map((t) => ({ name: `${path.relative(cwd, file.name)} > ${t.fullName}`, error: t.failureMessages[0].split("\n")[0] })),
-  );
-  for (const t of flaky) flakyTests.push(`${label}: ${t.name} (passed on retry; first error: ${t.error})`);
-  for (const file of json.testResults)
-    for (const t of file.assertionResults.filter((t) => t.status === "failed"))
-      failedTests.push(`${label}: ${path.relative(cwd, file.name)} > ${t.fullName} (${(t.failureMessages[0] ?? "").split("\n")[0]})`);
-  // A file that failed outside any test (an import error, a failing hook) has no failed test to name.
-  for (const file of json.testResults.filter((f) => f.status === "failed" && f.assertionResults.every((t) => t.status !== "failed")))
-    failedTests.push(`${label}: ${path.relative(cwd, file.name)} (${(file.message ?? "").split("\n")[0]})`);
+  // intermittent failure stays visible without failing the run. A failed test is named again in the summary.
+  for (const file of json.testResults) {
+    const where = path.relative(cwd, file.name);
+    for (const t of file.assertionResults) {
+      const error = firstLine(t.failureMessages[0]);
+      if (t.status === "passed" && t.failureMessages.length > 0)
+        flakyTests.push(`${label}: ${where} > ${t.fullName} (passed on retry; first error: ${error})`);
+      if (t.status === "failed") failedTests.push(`${label}: ${where} > ${t.fullName} (${error})`);
+    }
+    // A file that failed outside any test (an import error, a failing hook) has no failed test to name.
+    if (file.status === "failed" && file.assertionResults.every((t) => t.status !== "failed"))
+      failedTests.push(`${label}: ${where} (${firstLine(file.message)})`);
+  }
   record(label, json.numPassedTests, failed);
 }
 
@@ -120,21 +121,15 @@ async function e2e() {
   const report = JSON.parse(readFileSync(out, "utf8"));
   const { stats } = report;
   const failed = stats.unexpected + (code !== 0 && stats.unexpected === 0 ? 1 : 0);
-  // A spec that failed and passed on its retry (CI only, playwright.config.ts): named like the flaky unit tests.
+  // A spec that failed and passed on its retry (CI only, playwright.config.ts): named like the flaky unit tests; a
+  // spec that failed, with its last attempt's error.
   const specs = (suite) => [...(suite.specs ?? []), ...(suite.suites ?? []).flatMap(specs)];
+  const errorOf = (result) => firstLine(result?.error?.message?.replace(ANSI_COLOURS, ""));
   for (const spec of report.suites.flatMap(specs))
-    for (const t of spec.tests.filter((t) => t.status === "flaky")) {
-      const error =
-        t.results
-          .find((r) => r.status !== "passed")
-          ?.error?.message?.replace(ANSI_COLOURS, "")
-          .split("\n")[0] ?? "";
-      flakyTests.push(`e2e: ${spec.file} > ${spec.title} [${t.projectName}] (passed on retry; first error: ${error})`);
-    }
-  for (const spec of report.suites.flatMap(specs))
-    for (const t of spec.tests.filter((t) => t.status === "unexpected")) {
-      const error = t.results.at(-1)?.error?.message?.replace(ANSI_COLOURS, "").split("\n")[0] ?? "";
-      failedTests.push(`e2e: ${spec.file} > ${spec.title} [${t.projectName}] (${error})`);
+    for (const t of spec.tests) {
+      const name = `e2e: ${spec.file} > ${spec.title} [${t.projectName}]`;
+      if (t.status === "flaky") flakyTests.push(`${name} (passed on retry; first error: ${errorOf(t.results.find((r) => r.status !== "passed"))})`);
+      if (t.status === "unexpected") failedTests.push(`${name} (${errorOf(t.results.at(-1))})`);
     }
   record("e2e", stats.expected + stats.flaky, failed);
 }

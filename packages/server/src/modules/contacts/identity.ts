@@ -28,12 +28,15 @@ export function identityValue(kind: IdentityKind, id: string): string {
   return id.trim().toLowerCase();
 }
 
+/** "kind:value": an identity as one string, as `contactCandidates` lists the ones each contact owns (`matched`). */
+const keyOf = (identity: IdentityInput) => `${identity.kind}:${identity.value}`;
+
 function identitiesOf(chat: ChannelAddress): IdentityInput[] {
   const all: IdentityInput[] = [{ kind: chat.kind, value: identityValue(chat.kind, chat.id) }];
   for (const alt of chat.alternates ?? []) all.push({ kind: alt.kind, value: identityValue(alt.kind, alt.id) });
   const seen = new Set<string>();
   return all.filter((i) => {
-    const key = `${i.kind}:${i.value}`;
+    const key = keyOf(i);
     if (!i.value || seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -241,11 +244,11 @@ async function findExisting(
     isGroup: Boolean(groupId),
   });
   if (rows.length === 0) return undefined;
-  const owner = (i: IdentityInput) => rows.find((r) => r.matched.includes(`${i.kind}:${i.value}`));
+  const owner = (i: IdentityInput) => rows.find((r) => r.matched.includes(keyOf(i)));
   // (1) primary, then (2) alternates.
   for (const identity of learnt) {
     const hit = owner(identity);
-    if (hit) return { contact: hit.contact, complete: learnt.every((i) => hit.matched.includes(`${i.kind}:${i.value}`)) };
+    if (hit) return { contact: hit.contact, complete: learnt.every((i) => hit.matched.includes(keyOf(i))) };
   }
   // (3) the 9th-digit variant of a Brazilian phone.
   for (const value of variants) {
