@@ -39,8 +39,16 @@ test("an expired company's admin pays the invoice by Pix and gets the whole app 
   await dialog.getByRole("button", { name: "PAGAR" }).click();
   await expect(dialog.getByTestId("pix-total")).toHaveText(/Total: R\$\s49,90/);
   await expect(dialog.getByRole("img", { name: /QR Code Pix/ })).toBeVisible();
-  await dialog.getByRole("button", { name: "Copiar código QR" }).click();
-  await expect(dialog.getByRole("button", { name: "Copiado" })).toBeVisible();
+  // "Copiado" shows for one second (COPY_CONFIRMATION_MS): on a loaded machine a polling assertion can miss it,
+  // so the button's labels are recorded as they change and read afterwards.
+  const copyButton = dialog.getByRole("button", { name: "Copiar código QR" });
+  await copyButton.evaluate((button) => {
+    const labels: string[] = [];
+    (window as unknown as { __copyLabels?: string[] }).__copyLabels = labels;
+    new MutationObserver(() => labels.push(button.textContent ?? "")).observe(button, { subtree: true, childList: true, characterData: true });
+  });
+  await copyButton.click();
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __copyLabels?: string[] }).__copyLabels)).toContain("Copiado");
   await expect(dialog.getByRole("button", { name: "Copiar código QR" })).toBeVisible();
 
   // The customer's bank pays the copy-and-paste code at the sandbox PSP, which calls our webhook.
