@@ -24,7 +24,7 @@ const LONG_WAIT_SPECS = ["cloud-api.spec.ts", "connection-alerts.spec.ts", "sche
  * Debian's headless shell (package chromium-headless-shell) when the machine has it, else Debian's full Chromium in
  * its headless mode. Both are the same Chromium release (Blink, V8, the network stack); the shell leaves out the
  * desktop browser's UI layer, which headless tests never show. It is what Playwright itself runs for headless
- * Chromium. On a slow 2-core machine (2026-11-29) the whole run took 909 s with it and 1023 s with the full
+ * Chromium. On a slow 2-core machine (2026-11-29) the whole run took 909 s with it (one spec retried) and 1023 s with the full
  * browser, and users + tickets alone 30 s against 37 s. E2E_CHROMIUM picks a binary.
  */
 const CHROMIUM =
