@@ -99,7 +99,9 @@ const FIXTURES: Record<string, (f: Fixtures) => Promise<string | number>> = {
   companyId: async () => companyId,
   adminId: async () => adminId,
   uniq: async () => hex(4),
-  phone: async () => `5511${String(900_000_000 + ((Date.now() + ++phoneSeq * 7919) % 99_999_999))}`,
+  // Mobile numbers that never end in "0000": the simulator answers that suffix as "no WhatsApp"
+  // (SIMULATOR_INVALID_SUFFIX), which failed a PUT /contacts once in CI (ERR_WAPP_INVALID_CONTACT).
+  phone: async () => `5511${String(90_000_000 + ((Date.now() + ++phoneSeq * 7919) % 9_999_999))}${1 + (phoneSeq % 9)}`,
   color: async () => `#${hex(3)}`,
   inOneHour: async () => new Date(Date.now() + 3_600_000).toISOString(),
   settingKey: async () => "userRating",
