@@ -61,6 +61,18 @@ async function waitStatus(s: Session, id: number, status: string, timeout = 20_0
   return (await api(s, "GET", `/campaigns/${id}`)).json() as CampaignDetailDTO;
 }
 
+/** A campaign of `list` on the desk's connection, due half a second from now (the start job then runs it). */
+async function scheduleCampaign(d: { adminSession: Session; connectionId: number }, list: { id: number }, fields: Record<string, unknown>) {
+  const res = await api(d.adminSession, "POST", "/campaigns", {
+    ...fields,
+    whatsappId: d.connectionId,
+    contactListId: list.id,
+    scheduledAt: inSeconds(0.5),
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json() as CampaignDTO;
+}
+
 describe("validation (spec §5)", () => {
   it("answers the spec's texts for the name and requires connection, list and a message when scheduled", async () => {
     const d = await desk();
@@ -388,17 +400,12 @@ describe("dispatch", () => {
     const userSeen = collectEvents<CampaignEvent>(userSocket, "campaign");
     const otherSeen = collectEvents<CampaignEvent>(otherSocket, "campaign");
     try {
-      const c = (
-        await api(d.adminSession, "POST", "/campaigns", {
-          name: "Black Friday",
-          message1: "Oi {nome}, use {cupom}",
-          message2: "",
-          message3: "{nome}, seu número {numero} ganhou {cupom} ({email})",
-          whatsappId: d.connectionId,
-          contactListId: list.id,
-          scheduledAt: inSeconds(0.5),
-        })
-      ).json() as CampaignDTO;
+      const c = await scheduleCampaign(d, list, {
+        name: "Black Friday",
+        message1: "Oi {nome}, use {cupom}",
+        message2: "",
+        message3: "{nome}, seu número {numero} ganhou {cupom} ({email})",
+      });
       const done = await waitStatus(d.adminSession, c.id, "FINALIZADA");
       expect(done.completedAt).not.toBeNull();
       expect(done.counts).toEqual({ validContacts: 5, confirmationRequested: 0, confirmations: 0, delivered: 5, failed: 1 });
@@ -447,15 +454,7 @@ describe("dispatch", () => {
     // Every campaign counts as large here, and one interval outlasts the whole run.
     dispatcher.configure({ progressRecountRows: 0, progressIntervalMs: 600_000 });
     try {
-      const c = (
-        await api(d.adminSession, "POST", "/campaigns", {
-          name: "Grande",
-          message1: "Oi {nome}",
-          whatsappId: d.connectionId,
-          contactListId: list.id,
-          scheduledAt: inSeconds(0.5),
-        })
-      ).json() as CampaignDTO;
+      const c = await scheduleCampaign(d, list, { name: "Grande", message1: "Oi {nome}" });
       const done = await waitStatus(d.adminSession, c.id, "FINALIZADA");
       expect(done.counts.delivered).toBe(6);
       const progress = () => seen.filter((e) => e.action === "progress" && e.campaignId === c.id);
@@ -469,6 +468,44 @@ describe("dispatch", () => {
       const { progressRecountRows, progressIntervalMs } = DEFAULT_DISPATCHER_OPTIONS;
       dispatcher.configure({ progressRecountRows, progressIntervalMs });
       adminSocket.disconnect();
+    }
+  });
+
+  it("an unpaced run longer than its lease keeps it: a competing tick never runs the campaign beside it", async () => {
+    const d = await desk();
+    await api(d.adminSession, "POST", "/campaign-settings", { settings: fast });
+    const list = await seedList(t.ctx, d.company.id, 12);
+    const dispatcher = dispatcherFor(t.ctx);
+    // Each message takes at least 100 ms, so the run (≥ 1.2 s) outlasts its 1 s lease unless the runner renews it.
+    let sending = 0;
+    let mostAtOnce = 0;
+    dispatcher.configure({
+      leaseMs: 1_000,
+      faults: {
+        afterClaim: async () => {
+          mostAtOnce = Math.max(mostAtOnce, ++sending);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        },
+        afterSend: () => void sending--,
+      },
+    });
+    try {
+      const c = await scheduleCampaign(d, list, { name: "Sem pausa", message1: "Oi {nome}" });
+      await waitStatus(d.adminSession, c.id, "EM_ANDAMENTO");
+      // Other runners (a second process's tick, the sweep) try every 50 ms, without waiting for each other: each
+      // must find the lease held.
+      const status = async () => ((await api(d.adminSession, "GET", `/campaigns/${c.id}`)).json() as CampaignDetailDTO).status;
+      const competitors: Promise<void>[] = [];
+      while ((await status()) === "EM_ANDAMENTO") {
+        competitors.push(dispatcher.tick({ companyId: d.company.id, campaignId: c.id }));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await Promise.all(competitors);
+      expect(await status()).toBe("FINALIZADA");
+      expect(mostAtOnce).toBe(1);
+      for (const item of list.items) expect(phoneInbox(t.ctx, d.connectionId, item.number)).toEqual([`Oi ${item.name}`]);
+    } finally {
+      dispatcher.configure({ leaseMs: DEFAULT_DISPATCHER_OPTIONS.leaseMs, faults: undefined });
     }
   });
 
@@ -493,15 +530,7 @@ describe("dispatch", () => {
     dispatcher.configure({ clock: fake });
     try {
       const started = Date.now();
-      const c = (
-        await api(d.adminSession, "POST", "/campaigns", {
-          name: "Ritmo",
-          message1: "Oi",
-          whatsappId: d.connectionId,
-          contactListId: list.id,
-          scheduledAt: inSeconds(0.5),
-        })
-      ).json() as CampaignDTO;
+      const c = await scheduleCampaign(d, list, { name: "Ritmo", message1: "Oi" });
       await waitStatus(d.adminSession, c.id, "FINALIZADA");
       // 50 s of pacing on the fake clock (after the 5th message the longer pause), in far less wall time.
       expect(waits).toEqual([5000, 5000, 5000, 5000, 20000, 5000, 5000]);
@@ -516,17 +545,12 @@ describe("dispatch", () => {
     const d = await desk();
     await api(d.adminSession, "POST", "/campaign-settings", { settings: fast });
     const list = await seedList(t.ctx, d.company.id, 2);
-    const c = (
-      await api(d.adminSession, "POST", "/campaigns", {
-        name: "Confirma",
-        confirmation: true,
-        confirmationMessage1: "{nome}, podemos enviar a oferta?",
-        message1: "Oferta para {nome}",
-        whatsappId: d.connectionId,
-        contactListId: list.id,
-        scheduledAt: inSeconds(0.5),
-      })
-    ).json() as CampaignDTO;
+    const c = await scheduleCampaign(d, list, {
+      name: "Confirma",
+      confirmation: true,
+      confirmationMessage1: "{nome}, podemos enviar a oferta?",
+      message1: "Oferta para {nome}",
+    });
     const [first, second] = list.items;
     await poll(async () => ((await api(d.adminSession, "GET", `/campaigns/${c.id}`)).json() as CampaignDetailDTO).counts.confirmationRequested).toBe(
       2,
@@ -568,15 +592,7 @@ describe("dispatch", () => {
     // Re-checks far apart: the resumption below comes from the reconnection itself.
     const dispatcher = dispatcherFor(t.ctx);
     dispatcher.configure({ pauseRecheckMs: 120_000 });
-    const c = (
-      await api(d.adminSession, "POST", "/campaigns", {
-        name: "Pausa",
-        message1: "Oi",
-        whatsappId: d.connectionId,
-        contactListId: list.id,
-        scheduledAt: inSeconds(0.5),
-      })
-    ).json() as CampaignDTO;
+    const c = await scheduleCampaign(d, list, { name: "Pausa", message1: "Oi" });
     await poll(async () => ((await api(d.adminSession, "GET", `/campaigns/${c.id}`)).json() as CampaignDetailDTO).pauseReason).toBe(
       "ERR_WAPP_NOT_INITIALIZED",
     );

@@ -6,8 +6,8 @@
  *   campaign): PROGRAMADA → EM_ANDAMENTO and one shipping row per list item (`INSERT … SELECT … ON CONFLICT DO
  *   NOTHING` on the unique (campaign, item) index), in one transaction; then a tick.
  * - `campaigns.tick` (no key): runs the campaign for up to RUN_BUDGET_MS, then queues its successor. A tick first
- *   takes the campaign's run lease (`run_owner`, `run_lease_until`, renewed before every wait), so one process
- *   at a time paces a campaign; a tick that finds the lease held returns at once.
+ *   takes the campaign's run lease (`run_owner`, `run_lease_until`, renewed before every wait and once half of it
+ *   is gone), so one process at a time paces a campaign; a tick that finds the lease held returns at once.
  * - `campaigns.sweep` (every minute, one process): starts PROGRAMADA campaigns whose job was lost and ticks
  *   running campaigns whose lease lapsed (their process died).
  *
@@ -343,8 +343,16 @@ export class CampaignDispatcher {
 
   private async run(companyId: number, campaignId: number, token: string): Promise<void> {
     const started = Date.now();
+    // When the lease this runner holds ends, as far as it knows (tick() took it for leaseMs before calling run).
+    let leaseUntil = started + this.options.leaseMs;
     const settings = await this.settingsOf(companyId);
     while (!this.stopped) {
+      // An unpaced run (messageInterval 0) never waits, and the run budget outlasts the lease: renewed once half
+      // of it is gone, or the lease lapsed mid-run and another runner took the campaign beside this one.
+      if (leaseUntil - Date.now() < this.options.leaseMs / 2) {
+        if (!(await this.renewLease(companyId, campaignId, token, 0))) return;
+        leaseUntil = Date.now() + this.options.leaseMs;
+      }
       const [c] = await this.db
         .select()
         .from(campaigns)
@@ -363,6 +371,7 @@ export class CampaignDispatcher {
       const wait = c.nextSendAt ? c.nextSendAt.getTime() - this.clock.now().getTime() : 0;
       if (wait > 0) {
         if (!(await this.renewLease(companyId, campaignId, token, wait))) return;
+        leaseUntil = Date.now() + wait + this.options.leaseMs;
         if (this.progressStaleFor(c) < wait) await this.flushProgress(c);
         await this.clock.sleep(wait, this.abort.signal);
         continue;
