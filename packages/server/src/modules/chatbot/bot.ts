@@ -56,6 +56,21 @@ export class Chatbot {
 
   async onMessage(event: DomainEvents["messages.received"] & { companyId: number }): Promise<void> {
     const { companyId } = event;
+    // Settings and the connection's queues come from the process's read cache (issue 20), dropped by their events.
+    const cache = readCache(this.ctx);
+    // Decided on the ticket as the message found it (the event carries it), without reading the ticket: an
+    // attended conversation (most customer messages) or a group gets no bot, nor does a returning customer's
+    // unrouted ticket when the connection offers no queue and the company keeps no opening hours. A ticket
+    // changed in the milliseconds before this runs is judged as the customer's message found it.
+    const seen = event.ticket;
+    if (seen && (seen.status !== "pending" || seen.userId !== null || seen.isGroup)) return;
+    if (
+      seen?.queueId === null &&
+      !event.ticketCreated &&
+      (await cache.setting(companyId, "scheduleType")) !== "company" &&
+      (await cache.connectionQueues(companyId, event.connectionId)).length === 0
+    )
+      return;
     const c = await loadTicketContext(this.db, companyId, event.ticketId);
     if (!c) return;
     const t = c.ticket;
@@ -71,8 +86,6 @@ export class Chatbot {
     if (!m || m.mediaType === "call_log") return;
 
     const now = this.now();
-    // Settings and the connection's queues come from the process's read cache (issue 20), dropped by their events.
-    const cache = readCache(this.ctx);
     const scheduleType = (await cache.setting(companyId, "scheduleType")) ?? "disabled";
     if (scheduleType === "company" && !isOpen(await loadCompanySchedules(this.db, companyId), now, c.timeZone)) {
       // Closed: no menu; the ticket waits for the next opening, the customer is told once per cycle.

@@ -20,6 +20,8 @@ declare module "../../events/bus" {
       contactId?: number;
       body?: string;
       mediaType?: string;
+      /** The ticket as the message found it: the bot leaves an attended one alone without reading it (issue 20). */
+      ticket?: { status: string; userId: number | null; queueId: number | null; isGroup: boolean };
     };
   }
 }

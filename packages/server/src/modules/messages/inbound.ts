@@ -314,6 +314,7 @@ export class InboundPipeline {
                   contactId: contact.id,
                   body: row!.body,
                   mediaType: row!.mediaType,
+                  ticket: { status: ticket.status, userId: ticket.userId, queueId: ticket.queueId, isGroup: ticket.isGroup },
                 },
               ]),
         );

@@ -134,34 +134,45 @@ describe("inbound pipeline statements", () => {
     expect(leads).toEqual([{ firstOfContact: true }, { firstOfContact: false }]);
   });
 
-  it("the bot's turn on a known customer's message: 1 statement (the ticket; the body comes with the event)", async () => {
+  it("the bot's turn on a known customer's message: no statement when the event's ticket says it has nothing to do, else 1 (the ticket)", async () => {
     const { tenant, source } = await connectedTenant("Contagem do robô");
     const pipeline = pipelines.get(t.ctx)!;
     const automation = automations.get(t.ctx)!;
     await pipeline.receive(source, inbound("primeira"));
     await automation.idle();
-    const turn = async (body: string) => {
+    const turn = async (body: string, asWrittenBefore = false) => {
       const messageId = (await pipeline.receive(source, inbound(body)))!;
-      // The event as the pipeline wrote it (with the message's body and media type since issue 20).
+      // The event as the pipeline wrote it (with the message's body and media type, and the ticket as the message
+      // found it, since issue 20).
       const [row] = await t.ctx.database.db
         .select({ payload: outboxEvents.payload })
         .from(outboxEvents)
         .where(and(eq(outboxEvents.companyId, tenant.company.id), eq(outboxEvents.type, "messages.received")))
         .orderBy(desc(outboxEvents.id))
         .limit(1);
-      const event = row!.payload as DomainEvents["messages.received"];
-      expect(event).toMatchObject({ messageId, body, mediaType: "chat" });
+      const { ticket, ...written } = row!.payload as DomainEvents["messages.received"];
+      expect(written).toMatchObject({ messageId, body, mediaType: "chat" });
       await automation.idle();
-      return statementsOf(t, () => automation.bot.onMessage({ ...event, companyId: source.companyId }));
+      const event = asWrittenBefore ? written : { ...written, ticket };
+      return { ticket, statements: await statementsOf(t, () => automation.bot.onMessage({ ...event, companyId: source.companyId })) };
     };
-    // The ticket with its contact, company clock and connection (the body comes with the event; 2 statements
-    // before it did, 4 before the read cache). The company's settings
-    // (scheduleType) and the connection's queues (the menu: none here) come from the process's read cache.
-    // The larger of three turns: a statement queued behind the outbox's rounds for a pool connection runs in
-    // the context of the round that freed it and escapes the count (a pool opens no setup statements, so
-    // nothing is ever counted twice).
-    const counts = [await turn("segunda"), await turn("terceira"), await turn("quarta")];
-    expect(Math.max(...counts)).toBe(1);
+    // Unrouted and pending, on a connection that offers no queue (the menu; the read cache's), in a company that
+    // keeps no opening hours (scheduleType, the read cache's): nothing to do, decided without a statement. The
+    // larger of three turns: a statement queued behind the outbox's rounds for a pool connection runs in the
+    // context of the round that freed it and escapes the count (a pool opens no setup statements, so nothing is
+    // ever counted twice).
+    const pending = [await turn("segunda"), await turn("terceira"), await turn("quarta")];
+    expect(pending[0]!.ticket).toEqual({ status: "pending", userId: null, queueId: null, isGroup: false });
+    expect(Math.max(...pending.map((x) => x.statements))).toBe(0);
+    // An event written before it carried its ticket: the ticket with its contact, company clock and connection (the
+    // body comes with the event; 2 statements before it did, 4 before the read cache).
+    const legacy = [await turn("quinta", true), await turn("sexta", true), await turn("sábado", true)];
+    expect(Math.max(...legacy.map((x) => x.statements))).toBe(1);
+    // Attended by someone: no bot, and no statement either.
+    await t.ctx.database.db.update(tickets).set({ status: "open", userId: tenant.admin.id }).where(eq(tickets.companyId, tenant.company.id));
+    const attended = [await turn("domingo"), await turn("segunda de novo"), await turn("terça")];
+    expect(attended[0]!.ticket).toEqual({ status: "open", userId: tenant.admin.id, queueId: null, isGroup: false });
+    expect(Math.max(...attended.map((x) => x.statements))).toBe(0);
   });
 
   it("the campaigns' share of a customer's message that answers no campaign: 1 statement (3 before: a transaction)", async () => {
