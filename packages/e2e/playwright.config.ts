@@ -27,10 +27,8 @@ const LONG_WAIT_SPECS = ["cloud-api.spec.ts", "connection-alerts.spec.ts", "sche
  * Chromium. On a slow 2-core machine (2026-11-29) the whole run took 909 s with it (one spec retried) and 1023 s with the full
  * browser, and users + tickets alone 30 s against 37 s. E2E_CHROMIUM picks a binary.
  */
-const CHROMIUM =
-  process.env.E2E_CHROMIUM ??
-  ["/usr/lib/chromium/chromium-headless-shell", "/usr/bin/chromium"].find((file) => existsSync(file)) ??
-  "/usr/bin/chromium";
+const HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell";
+const CHROMIUM = process.env.E2E_CHROMIUM ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium");
 const PORT = Number(process.env.E2E_PORT ?? 8091);
 const baseURL = `http://127.0.0.1:${PORT}`;
 // The fake Graph API (packages/server/src/channels/cloudapi/fakeGraph.ts) that cloud-api.spec.ts starts on

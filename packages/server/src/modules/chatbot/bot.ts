@@ -64,10 +64,11 @@ export class Chatbot {
     // changed in the milliseconds before this runs is judged as the customer's message found it.
     const seen = event.ticket;
     if (seen && (seen.status !== "pending" || seen.userId !== null || seen.isGroup)) return;
+    const scheduleType = (await cache.setting(companyId, "scheduleType")) ?? "disabled";
     if (
       seen?.queueId === null &&
       !event.ticketCreated &&
-      (await cache.setting(companyId, "scheduleType")) !== "company" &&
+      scheduleType !== "company" &&
       (await cache.connectionQueues(companyId, event.connectionId)).length === 0
     )
       return;
@@ -86,7 +87,6 @@ export class Chatbot {
     if (!m || m.mediaType === "call_log") return;
 
     const now = this.now();
-    const scheduleType = (await cache.setting(companyId, "scheduleType")) ?? "disabled";
     if (scheduleType === "company" && !isOpen(await loadCompanySchedules(this.db, companyId), now, c.timeZone)) {
       // Closed: no menu; the ticket waits for the next opening, the customer is told once per cycle.
       await this.outOfHoursOnce(c, c.connection?.outOfHoursMessage ?? "", now);
