@@ -5,9 +5,8 @@
 //
 // The server suite's two runs go at once, on two different PostgreSQL servers (each alone leaves about a third
 // of the 2 cores idle waiting on its database), with the type checks, ESLint and Prettier beside them at a lower
-// CPU priority (nice: they have no timeouts to miss). When the first of the two ends, the web build and Playwright
-// start, with the shared and web unit tests beside them at a lower CPU priority. Each suite's console is printed
-// whole when it ends.
+// CPU priority (nice: they have no timeouts to miss). Then the web build and Playwright, then the shared and web
+// unit tests. Each suite's console is printed whole when it ends.
 import { spawn } from "node:child_process";
 import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -135,40 +134,29 @@ async function e2e() {
   record("e2e", stats.expected + stats.flaky, failed);
 }
 
-// The server suite's runs, with the static checks beside them at a lower CPU priority (they have no timeouts to
-// miss). The two runs keep both cores busy (94% on 2026-11-29); the browser phase starts as soon as the first of
-// them ends, beside the other's tail.
+// Phase 1: the server suite's runs, with the static checks beside them at a lower CPU priority (they have no
+// timeouts to miss).
 // TEST_DATABASE_URL emptied: with it inherited (CI sets it for the run), this run went to that server too.
 const serverRuns = [];
 if (wants("server")) serverRuns.push(vitestSuite("server (embedded PostgreSQL)", "packages/server", { env: { TEST_DATABASE_URL: "" } }));
 if (wants("server") && process.env.TEST_DATABASE_URL)
   serverRuns.push(vitestSuite("server (PostgreSQL)", "packages/server", { env: { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL } }));
 const besideServer = serverRuns.length > 0;
-const firstServerRunEnded = serverRuns.length > 0 ? Promise.race(serverRuns) : Promise.resolve();
-
-// The browser phase: Playwright, with the shared and web unit tests beside it at a lower CPU priority. The
-// scenarios mostly wait on pages and on the app's clock (the whole run used ~24% of the 2 cores on 2026-11-29),
-// so the unit tests fill that idle time instead of running after it (118 s on their own). Niced, because un-niced
-// beside Playwright a web test (CampaignModal's validation) once ran past its 30 s timeout on a slow machine.
-async function browserPhase() {
-  await firstServerRunEnded;
-  await Promise.all([
-    wants("e2e") && e2e(),
-    lane(
-      async () => wants("shared") && (await vitestSuite("shared", "packages/shared", { beside: wants("e2e") })),
-      async () => wants("web") && (await vitestSuite("web", "packages/web", { beside: wants("e2e") })),
-    ),
-  ]);
-}
-
 await Promise.all([
   ...serverRuns,
   lane(
     async () => wants("typecheck") && (await typecheck({ beside: besideServer })),
     async () => wants("lint") && (await lint({ beside: besideServer })),
   ),
-  browserPhase(),
 ]);
+
+// Phase 2: the browser scenarios, then the unit tests of shared and web. Not beside each other: beside Playwright,
+// a web test (CampaignModal's validation) ran past its 30 s timeout twice in one of three clean-clone CIs.
+await lane(
+  async () => wants("e2e") && (await e2e()),
+  async () => wants("shared") && (await vitestSuite("shared", "packages/shared")),
+  async () => wants("web") && (await vitestSuite("web", "packages/web")),
+);
 
 rmSync(tmp, { recursive: true, force: true });
 const passed = results.reduce((n, r) => n + r.passed, 0);
