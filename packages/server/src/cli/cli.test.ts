@@ -10,7 +10,7 @@ import { openDatabaseForCommand } from "../db/client";
 import { startEmbeddedPostgres } from "../db/embedded";
 import { withDatabase } from "../test/globalSetup";
 import { users } from "../db/schema";
-import { buildCompany, buildUser, login } from "../test/factories";
+import { buildCompany, buildUser, connectSocket, login } from "../test/factories";
 import { createTestApp, type TestApp } from "../test/testApp";
 import { runCli, type CliIo } from "./index";
 
@@ -137,6 +137,23 @@ describe("balcao (operator commands)", () => {
     const missing = await cli(["reset-password", "--email", "nobody@example.com"]);
     expect(missing.code).toBe(1);
     expect(missing.err).toContain("there is no user with the email nobody@example.com");
+  });
+
+  it("reset-password closes the user's live sockets at once: the running server hears it through the outbox", async () => {
+    const company = await buildCompany(t.ctx);
+    const user = await buildUser(t.ctx, company.id, { profile: "user" });
+    const session = await login(t.app, user.email);
+    const socket = await connectSocket(t.app, session.token);
+    // Well before the server's periodic session sweep (SOCKET_SESSION_CHECK_MS, 30 s), which closed it before.
+    const closed = new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("socket still connected 5 s after the reset")), 5_000);
+      socket.once("disconnect", (reason) => {
+        clearTimeout(timer);
+        resolve(reason);
+      });
+    });
+    expect((await cli(["reset-password", "--email", user.email, "--password", "brand-new-pass"])).code).toBe(0);
+    expect(await closed).toBe("io server disconnect");
   });
 
   it("doctor: no problems on a healthy install; a bad configuration is a problem with exit code 1", async () => {

@@ -4,6 +4,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db/client";
 import { companies, refreshSessions, settings, users } from "../db/schema";
+import { writeOutboxEvents } from "../events/bus";
 import { createPasswordHasher } from "../modules/auth/passwords";
 import { insertDefaultSettings } from "../modules/companies/service";
 import { CommandError, configFrom, UsageError, withDatabase, type CliIo, type Command, type ParsedArgs } from "./common";
@@ -116,11 +117,18 @@ export const resetPasswordCommand: Command = {
           .update(users)
           .set({ passwordHash, updatedAt: new Date() })
           .where(and(eq(users.companyId, user.companyId), eq(users.id, user.id)));
-        return tx
+        const ended = await tx
           .update(refreshSessions)
           .set({ revokedAt: new Date() })
           .where(and(eq(refreshSessions.companyId, user.companyId), eq(refreshSessions.userId, user.id), isNull(refreshSessions.revokedAt)))
           .returning({ id: refreshSessions.id });
+        // A running server closes those sessions' live sockets when it hears this (realtime/revocation.ts), at
+        // once rather than at its next periodic sweep: a reset is often for an account someone else holds.
+        if (ended.length > 0)
+          await writeOutboxEvents(tx, [
+            { type: "auth.sessionsEnded", companyId: user.companyId, userId: user.id, sessionIds: ended.map((s) => s.id), reason: "passwordChanged" },
+          ]);
+        return ended;
       });
       io.out(
         `Password of ${email}${user.super ? " (super user)" : ""} changed; ${revoked.length} session${revoked.length === 1 ? "" : "s"} signed out.` +

@@ -108,6 +108,15 @@ const writeEvents = namedQuery(
    ) select pg_notify('${CHANNEL}', $2)`,
 );
 /**
+ * Writes events in the caller's transaction without an event bus: for a process that runs no app, such as an
+ * operator command (cli/), whose change a running server must hear (its NOTIFY tells every process at commit).
+ * Apps use `EventBus.record`, which also tells this process's watchers.
+ */
+export async function writeOutboxEvents(tx: DbOrTx, events: DomainEvent[]): Promise<void> {
+  await writeEvents(tx, [JSON.stringify(events.map(toRow)), notifyPayload(events)]);
+}
+
+/**
  * The statements of a delivery round (each group runs one per burst of events: issue 20), of fixed texts, named,
  * so that each pooled connection plans them once and nothing rebuilds them per round. `$4` is the group's event
  * types, or null for every type.
@@ -177,7 +186,7 @@ export class EventBus {
     // names the companies and types (each once), so every process's watchers (read caches) hear of the change.
     // The write and the NOTIFY are one statement (issue 20: every event write is on a hot path), of one text for any
     // number of events; a data-modifying WITH runs whether or not the outer query reads it.
-    await writeEvents(tx, [JSON.stringify(events.map(toRow)), notifyPayload(events)]);
+    await writeOutboxEvents(tx, events);
   }
 
   /** Writes events on their own (code without a transaction) and starts delivering them. In call order. */
