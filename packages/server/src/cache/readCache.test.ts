@@ -5,17 +5,17 @@
  * wait on the cache's invalidation count, never on time.
  */
 import { and, asc, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ChannelAddress, InboundMessage } from "../channels/types";
 import type { AppContext } from "../context";
 import { connections, contacts, messages } from "../db/schema";
 import { automations } from "../modules/chatbot/module";
 import { pipelines } from "../modules/messages/module";
-import { buildQueue, buildTenant, type Session } from "../test/factories";
+import { buildQueue, buildTenant, buildUser, login, type Session } from "../test/factories";
 import { secondProcess, type SecondProcess } from "../test/secondProcess";
 import { statementsOf } from "../test/statementCount";
 import { createTestApp, type TestApp } from "../test/testApp";
-import { readCache } from "./readCache";
+import { ReadCache, readCache } from "./readCache";
 
 let t: TestApp;
 let second: SecondProcess;
@@ -31,7 +31,7 @@ afterAll(async () => {
 
 let seq = 0;
 const db = () => t.ctx.database.db;
-const call = (app: TestApp["app"], s: Session, method: "GET" | "POST" | "PUT", url: string, payload?: object) =>
+const call = (app: TestApp["app"], s: Session, method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: object) =>
   app.inject({ method, url: `/api${url}`, headers: s.headers, ...(payload ? { payload } : {}) });
 
 const customer = (): ChannelAddress => ({ id: `55119${String(70_000_000 + ++seq * 41).padStart(8, "0")}`, kind: "phone", pushName: "Rita" });
@@ -172,5 +172,73 @@ describe("read cache of settings and connection queues", () => {
     const other = customer();
     await say(t.ctx, d, other, "Oi");
     expect(await sent(d, other)).toEqual(["Financeiro, boa tarde."]);
+  });
+});
+
+describe("read cache of authenticated sessions", () => {
+  const me = (app: TestApp["app"], session: Session) => call(app, session, "GET", "/auth/me");
+
+  it("serves a session's repeated requests without reading it again", async () => {
+    const d = await desk();
+    const cache = readCache(t.ctx);
+    const session = cache.session.bind(cache);
+    let reads = 0;
+    const spy = vi.spyOn(cache, "session").mockImplementation((companyId, sid, load) => session(companyId, sid, () => (reads++, load())));
+    // A new login: its session is not read yet.
+    const fresh = await login(t.app, d.user.email);
+    for (let i = 0; i < 3; i++) expect((await me(t.app, fresh)).statusCode).toBe(200);
+    expect(reads).toBe(1);
+    spy.mockRestore();
+  });
+
+  it("keeps a session for sessionTtlMs, never one not found, and clears the expired as new ones come", async () => {
+    let clock = 1_000_000;
+    const cache = new ReadCache(t.ctx, { ttlMs: 60_000, sessionTtlMs: 5_000, holdMs: 10_000 }, () => clock);
+    let reads = 0;
+    const load = (found: boolean) => async () => (reads++, found ? { user: "u" } : undefined);
+    await cache.session(1, "s1", load(true));
+    await cache.session(1, "s1", load(true));
+    expect(reads).toBe(1);
+    clock += 5_000;
+    await cache.session(1, "s1", load(true));
+    expect(reads).toBe(2);
+    await cache.session(1, "gone", load(false));
+    await cache.session(1, "gone", load(false));
+    expect(reads).toBe(4);
+
+    const sizeOf = () => (cache as unknown as { companies: Map<number, { sessions: Map<string, unknown> }> }).companies.get(1)!.sessions.size;
+    for (let i = 0; i < 40; i++) await cache.session(1, `login-${i}`, load(true));
+    expect(sizeOf()).toBe(41);
+    clock += 5_001;
+    await cache.session(1, "after", load(true));
+    expect(sizeOf()).toBe(1);
+    cache.stop();
+  });
+
+  it("a profile change and a logout are followed by the very next request of the session", async () => {
+    const d = await desk();
+    const other = await buildUser(t.ctx, d.company.id, { profile: "admin" });
+    const session = await login(t.app, other.email);
+    // An admin-only route: an admin learns the user does not exist, anyone else is refused first.
+    const adminOnly = async () => (await call(t.app, session, "DELETE", "/users/2147483000")).statusCode;
+    expect(await adminOnly()).toBe(404);
+    expect(await adminOnly()).toBe(404);
+    const demoted = await call(t.app, d.adminSession, "PUT", `/users/${other.id}`, { profile: "user" });
+    expect(demoted.statusCode, demoted.body).toBe(200);
+    expect(await adminOnly()).toBe(403);
+
+    expect((await me(t.app, session)).statusCode).toBe(200);
+    expect((await t.app.inject({ method: "DELETE", url: "/api/auth/logout", headers: session.headers })).statusCode).toBeLessThan(300);
+    expect((await me(t.app, session)).statusCode).toBe(401);
+  });
+
+  it("two app instances on one database: a logout through one is refused by the other once it hears the commit", async () => {
+    const d = await desk();
+    // Process A has the session cached (for sessionTtlMs, 5 s).
+    expect((await me(t.app, d.userSession)).statusCode).toBe(200);
+    const out = await second.app.inject({ method: "DELETE", url: "/api/auth/logout", headers: d.userSession.headers });
+    expect(out.statusCode).toBeLessThan(300);
+    // Well within the entry's 5 s: the commit's notification dropped it, not its age.
+    await expect.poll(async () => (await me(t.app, d.userSession)).statusCode, { timeout: 2_000, interval: 20 }).toBe(401);
   });
 });

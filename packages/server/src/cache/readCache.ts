@@ -1,6 +1,7 @@
 /**
- * Issue 20: what every inbound message used to read again and barely changes — the company's settings and the
- * queues of a connection (the bot's menu) — kept per process and dropped by the events that tell of a change.
+ * Issue 20: what every inbound message or API call used to read again and barely changes — the company's settings,
+ * the queues of a connection (the bot's menu) and an authenticated session's user and company — kept per process and
+ * dropped by the events that tell of a change.
  *
  * Invalidation rides on the outbox (events/bus.ts `watch`): an event written in this process drops the
  * company's entries at once (`publish` follows a committed change, so the caller's next request reads the new
@@ -10,7 +11,8 @@
  * cache (its transaction may still be open: a read then would cache the old rows). If the LISTEN connection is
  * re-made (notifications may have been missed), everything is dropped. Entries also expire after `ttlMs`, a
  * bound for a change written with no event at all (a direct SQL update, a tool): every writer the app has
- * of what is cached here emits one (`settings.updated`, `queues.*`, `connections.updated|deleted`).
+ * of what is cached here emits one (`settings.updated`, `queues.*`, `connections.updated|deleted`, `auth.*`,
+ * `users.*`, `billing.paid`, `companies.*`; the operator's reset-password writes its `auth.sessionsEnded` too).
  *
  * A load that raced an invalidation is not kept (per-company generation), and concurrent readers of one entry
  * share one query.
@@ -24,25 +26,49 @@ import { perContext } from "../perContext";
 
 export type CachedQueue = Readonly<typeof queues.$inferSelect>;
 
-/** Which cached parts an event type drops ("all" for anything about the company itself). */
-function affected(type: string): "settings" | "queues" | "all" | null {
-  if (type === "settings.updated") return "settings";
-  if (type.startsWith("queues.") || type === "connections.updated" || type === "connections.deleted") return "queues";
-  if (type === "companies.updated" || type === "companies.deleted") return "all";
-  return null;
+type Part = "settings" | "queues" | "sessions";
+const ALL_PARTS: readonly Part[] = ["settings", "queues", "sessions"];
+
+/** Which cached parts an event type drops. */
+function affected(type: string): readonly Part[] {
+  if (type === "settings.updated") return ["settings"];
+  // A deleted queue leaves its attendants' queue lists (user_queues), which their sessions carry.
+  if (type.startsWith("queues.")) return ["queues", "sessions"];
+  if (type === "connections.updated" || type === "connections.deleted") return ["queues"];
+  // Sessions ended (logout, another login, a password change), a user changed or deleted, a payment moving the
+  // due date: what a session's actor is made of.
+  if (type.startsWith("auth.") || type.startsWith("users.") || type.startsWith("billing.")) return ["sessions"];
+  if (type === "companies.updated" || type === "companies.deleted") return ALL_PARTS;
+  return [];
+}
+
+/** A company's cached sessions beyond which a new one first clears the expired. */
+const SESSIONS_PURGE_AT = 32;
+
+interface Slot<T> {
+  value: Promise<T>;
+  expires: number;
 }
 
 interface CompanyEntry {
   /** Bumped by every invalidation of the company: a load that started before one is not kept. */
   generation: number;
-  settings?: { value: Promise<ReadonlyMap<string, string>>; expires: number };
-  queues: Map<number, { value: Promise<readonly CachedQueue[]>; expires: number }>;
+  settings?: Slot<ReadonlyMap<string, string>>;
+  queues: Map<number, Slot<readonly CachedQueue[]>>;
+  /** By session id: what authenticating that session read (auth/service.ts), if found. */
+  sessions: Map<string, Slot<unknown>>;
   /** A change of this process written, its commit not yet heard: read around the cache until then. */
   heldUntil: number;
 }
 
 export interface ReadCacheOptions {
   ttlMs: number;
+  /**
+   * How long a session's actor is kept: short, as it bounds a revocation written with no event at all (a direct
+   * SQL update). Every writer of the app emits one (auth.*, users.*, billing.paid, companies.*), and the periodic
+   * socket sweep reads around the cache.
+   */
+  sessionTtlMs: number;
   /** How long a written change holds its company out of the cache if its commit is never heard (a rollback). */
   holdMs: number;
 }
@@ -56,7 +82,7 @@ export class ReadCache {
 
   constructor(
     private readonly ctx: AppContext,
-    private readonly options: ReadCacheOptions = { ttlMs: 60_000, holdMs: 10_000 },
+    private readonly options: ReadCacheOptions = { ttlMs: 60_000, sessionTtlMs: 5_000, holdMs: 10_000 },
     private readonly now: () => number = Date.now,
   ) {
     this.stopWatching = ctx.events.watch((written) => this.onWritten(written));
@@ -104,6 +130,30 @@ export class ReadCache {
     return value;
   }
 
+  /**
+   * What authenticating a session reads (its user, company and queues: auth/service.ts), for every request and
+   * socket handshake of that session in a burst (issue 20: one statement less per API call). `load` reads it; a
+   * session it does not find is not kept, so a new or ended one is read again each time.
+   */
+  session<T extends object>(companyId: number, sid: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
+    const entry = this.entry(companyId);
+    const now = this.now();
+    if (entry.heldUntil > now) return load();
+    const cached = entry.sessions.get(sid);
+    if (cached && cached.expires > now) return cached.value as Promise<T | undefined>;
+    // Every login makes a new session id: expired entries go when new ones come, so the map stays as small as
+    // the company's sessions of the last few seconds.
+    if (entry.sessions.size >= SESSIONS_PURGE_AT) for (const [id, slot] of entry.sessions) if (slot.expires <= now) entry.sessions.delete(id);
+    const generation = entry.generation;
+    const value = load();
+    const slot: Slot<unknown> = { value, expires: now + this.options.sessionTtlMs };
+    entry.sessions.set(sid, slot);
+    this.keepIf(value, (found) => {
+      if ((found === undefined || entry.generation !== generation) && entry.sessions.get(sid) === slot) entry.sessions.delete(sid);
+    });
+    return value;
+  }
+
   /** Resolves at the next invalidation after `seen` (tests: `const seen = cache.invalidations; …; await cache.invalidated(seen)`). */
   invalidated(seen: number): Promise<void> {
     if (this.invalidations > seen) return Promise.resolve();
@@ -120,20 +170,20 @@ export class ReadCache {
   private entry(companyId: number): CompanyEntry {
     let entry = this.companies.get(companyId);
     if (!entry) {
-      entry = { generation: 0, queues: new Map(), heldUntil: 0 };
+      entry = { generation: 0, queues: new Map(), sessions: new Map(), heldUntil: 0 };
       this.companies.set(companyId, entry);
     }
     return entry;
   }
 
   /** A failed load is not kept; one that raced an invalidation is dropped by `check`. */
-  private keepIf(value: Promise<unknown>, check: () => void): void {
+  private keepIf<T>(value: Promise<T>, check: (loaded?: T) => void): void {
     value.then(check, () => {
-      check();
       // Forget the failed promise whatever the generation, so the next reader retries.
       for (const entry of this.companies.values()) {
         if (entry.settings?.value === value) entry.settings = undefined;
         for (const [id, slot] of entry.queues) if (slot.value === value) entry.queues.delete(id);
+        for (const [sid, slot] of entry.sessions) if (slot.value === value) entry.sessions.delete(sid);
       }
     });
   }
@@ -158,27 +208,28 @@ export class ReadCache {
 
   private onWritten({ phase, events }: WrittenEvents): void {
     if (events === null) {
-      for (const entry of this.companies.values()) this.drop(entry, "all", phase);
+      for (const entry of this.companies.values()) this.drop(entry, ALL_PARTS, phase);
       this.bump();
       return;
     }
     let any = false;
     for (const event of events) {
-      const part = affected(event.type);
-      if (!part) continue;
+      const parts = affected(event.type);
+      if (parts.length === 0) continue;
       const entry = this.companies.get(event.companyId);
       // A company never read here has nothing to drop; a written change still holds it out until heard.
       if (!entry && phase === "committed") continue;
-      this.drop(entry ?? this.entry(event.companyId), part, phase);
+      this.drop(entry ?? this.entry(event.companyId), parts, phase);
       any = true;
     }
     if (any) this.bump();
   }
 
-  private drop(entry: CompanyEntry, part: "settings" | "queues" | "all", phase: WrittenEvents["phase"]): void {
+  private drop(entry: CompanyEntry, parts: readonly Part[], phase: WrittenEvents["phase"]): void {
     entry.generation++;
-    if (part !== "queues") entry.settings = undefined;
-    if (part !== "settings") entry.queues.clear();
+    if (parts.includes("settings")) entry.settings = undefined;
+    if (parts.includes("queues")) entry.queues.clear();
+    if (parts.includes("sessions")) entry.sessions.clear();
     // Written here: held out until the commit is heard (or holdMs, for a rollback). Heard: released.
     entry.heldUntil = phase === "written" ? this.now() + this.options.holdMs : 0;
   }

@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import { profileOf, REFRESH_TOKEN_TTL_SECONDS, todayIn, type AuthResponse, type Profile } from "@balcao/shared";
+import { readCache } from "../../cache/readCache";
 import type { AppContext } from "../../context";
 import type { Db } from "../../db/client";
 import { companies, refreshSessions, users } from "../../db/schema";
@@ -194,9 +195,15 @@ export class AuthService {
   async authenticate(token: string | undefined, options: { allowBillingOnly?: boolean } = {}): Promise<Actor> {
     if (!token) throw new AppError("ERR_SESSION_EXPIRED", 401);
     const claims = await this.ctx.tokens.verifyAccess(token);
-    this.sessionActor ??= prepareSessionActor(this.ctx.database.db);
-    const [found] = await this.sessionActor.execute({ sid: claims.sid, userId: claims.id, now: new Date().toISOString() });
-    if (!found) throw new AppError("ERR_SESSION_EXPIRED", 401);
+    const sessionActor = (this.sessionActor ??= prepareSessionActor(this.ctx.database.db));
+    // The read cache keeps it for a burst of requests, dropped at once by the events of a revocation or of a change
+    // to the user or the company (cache/readCache.ts); the expiry is checked here on every use.
+    const found = await readCache(this.ctx).session(claims.companyId, claims.sid, async () => {
+      const [row] = await sessionActor.execute({ sid: claims.sid, userId: claims.id, now: new Date().toISOString() });
+      // Kept under the token's company: only a session of that company's user, whose events drop it.
+      return row && row.user.companyId === claims.companyId ? row : undefined;
+    });
+    if (!found || found.user.id !== claims.id || found.sessionExpiresAt.getTime() <= Date.now()) throw new AppError("ERR_SESSION_EXPIRED", 401);
     const { user, company } = found;
     const { billingOnly } = this.subscriptionAccess(company, user);
     // Only callers that confine a billing-only session (http/auth.ts, the socket handshake) may receive one.

@@ -201,7 +201,7 @@ describe("inbound pipeline", () => {
     ).toBe(404);
   });
 
-  it("a history page is three statements (session, ticket, page) with its messages' reactions and earlier texts", async () => {
+  it("a history page is two statements (ticket, page; three with its session's first read) with its messages' reactions and earlier texts", async () => {
     const d = await desk();
     const ticket = await conversation(d, "5511990005555", "r", 3, 2);
     const stored = await t.ctx.database.db.select().from(messages).where(eq(messages.ticketId, ticket.id)).orderBy(messages.id);
@@ -225,12 +225,17 @@ describe("inbound pipeline", () => {
       { companyId, messageId: second!.id, previousBody: "r2 (2)", editedAt: at(20) },
     ]);
     let res!: Awaited<ReturnType<typeof call>>;
-    const statements = await statementsOf(t, async () => {
-      res = await call(d.adminSession, "GET", `/messages/${ticket.id}`);
-    });
+    // A new login: the first request reads its session, the next ones of the burst find it in the read cache.
+    const session = await login(t.app, d.admin.email);
+    const pageStatements = () =>
+      statementsOf(t, async () => {
+        res = await call(session, "GET", `/messages/${ticket.id}`);
+      });
+    expect(await pageStatements()).toBe(3);
     expect(res.statusCode).toBe(200);
     // Four before (a second, unprepared read of the page's reactions) and five with an edited message on it.
-    expect(statements).toBe(3);
+    expect(await pageStatements()).toBe(2);
+    expect(res.statusCode).toBe(200);
     const page = res.json().messages as MessageDTO[];
     expect(page.map((m) => [m.body, m.reactions, m.editedAt, m.edits])).toEqual([
       [
