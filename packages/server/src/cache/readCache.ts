@@ -53,7 +53,8 @@ interface Slot<T> {
 interface CompanyEntry {
   /** Bumped by every invalidation of the company: a load that started before one is not kept. */
   generation: number;
-  settings?: Slot<ReadonlyMap<string, string>>;
+  /** One slot, under "company": every setting of the company. */
+  settings: Map<"company", Slot<ReadonlyMap<string, string>>>;
   queues: Map<number, Slot<readonly CachedQueue[]>>;
   /** By session id: what authenticating that session read (auth/service.ts), if found. */
   sessions: Map<string, Slot<unknown>>;
@@ -95,18 +96,13 @@ export class ReadCache {
 
   /** The company's settings by key (all rows; keys written without `settings.updated` may lag by `ttlMs`). */
   settings(companyId: number): Promise<ReadonlyMap<string, string>> {
-    const entry = this.entry(companyId);
-    const now = this.now();
-    if (entry.heldUntil > now) return this.loadSettings(companyId);
-    if (entry.settings && entry.settings.expires > now) return entry.settings.value;
-    const generation = entry.generation;
-    const value = this.loadSettings(companyId);
-    const slot = { value, expires: now + this.options.ttlMs };
-    entry.settings = slot;
-    this.keepIf(value, () => {
-      if (entry.generation !== generation && entry.settings === slot) entry.settings = undefined;
-    });
-    return value;
+    return this.through(
+      companyId,
+      (entry) => entry.settings,
+      "company",
+      this.options.ttlMs,
+      () => this.loadSettings(companyId),
+    );
   }
 
   async setting(companyId: number, key: string): Promise<string | undefined> {
@@ -115,19 +111,13 @@ export class ReadCache {
 
   /** The queues of a connection (its bot menu), in menu order. Rows are shared: never mutate them. */
   connectionQueues(companyId: number, connectionId: number): Promise<readonly CachedQueue[]> {
-    const entry = this.entry(companyId);
-    const now = this.now();
-    if (entry.heldUntil > now) return this.loadQueues(companyId, connectionId);
-    const cached = entry.queues.get(connectionId);
-    if (cached && cached.expires > now) return cached.value;
-    const generation = entry.generation;
-    const value = this.loadQueues(companyId, connectionId);
-    const slot = { value, expires: now + this.options.ttlMs };
-    entry.queues.set(connectionId, slot);
-    this.keepIf(value, () => {
-      if (entry.generation !== generation && entry.queues.get(connectionId) === slot) entry.queues.delete(connectionId);
-    });
-    return value;
+    return this.through(
+      companyId,
+      (entry) => entry.queues,
+      connectionId,
+      this.options.ttlMs,
+      () => this.loadQueues(companyId, connectionId),
+    );
   }
 
   /**
@@ -136,21 +126,52 @@ export class ReadCache {
    * session it does not find is not kept, so a new or ended one is read again each time.
    */
   session<T extends object>(companyId: number, sid: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
+    const sessions = this.entry(companyId).sessions;
+    const now = this.now();
+    // Every login makes a new session id: expired entries go when new ones come (a miss), so the map stays as small
+    // as the company's sessions of the last few seconds.
+    if (sessions.size >= SESSIONS_PURGE_AT && !((sessions.get(sid)?.expires ?? 0) > now))
+      for (const [id, slot] of sessions) if (slot.expires <= now) sessions.delete(id);
+    const found = this.through(
+      companyId,
+      (entry) => entry.sessions,
+      sid,
+      this.options.sessionTtlMs,
+      load,
+      (row) => row !== undefined,
+    );
+    return found as Promise<T | undefined>;
+  }
+
+  /**
+   * `part`'s entry for `key` while fresh, else `load`'s answer, kept for `ttlMs` unless the company is held out
+   * (a change of this process not yet heard committed), the load fails, an invalidation raced it, or `keep`
+   * refuses what it read. Concurrent readers of one entry share one load.
+   */
+  private through<K, T>(
+    companyId: number,
+    part: (entry: CompanyEntry) => Map<K, Slot<T>>,
+    key: K,
+    ttlMs: number,
+    load: () => Promise<T>,
+    keep: (loaded: T) => boolean = () => true,
+  ): Promise<T> {
     const entry = this.entry(companyId);
     const now = this.now();
     if (entry.heldUntil > now) return load();
-    const cached = entry.sessions.get(sid);
-    if (cached && cached.expires > now) return cached.value as Promise<T | undefined>;
-    // Every login makes a new session id: expired entries go when new ones come, so the map stays as small as
-    // the company's sessions of the last few seconds.
-    if (entry.sessions.size >= SESSIONS_PURGE_AT) for (const [id, slot] of entry.sessions) if (slot.expires <= now) entry.sessions.delete(id);
+    const slots = part(entry);
+    const cached = slots.get(key);
+    if (cached && cached.expires > now) return cached.value;
     const generation = entry.generation;
     const value = load();
-    const slot: Slot<unknown> = { value, expires: now + this.options.sessionTtlMs };
-    entry.sessions.set(sid, slot);
-    this.keepIf(value, (found) => {
-      if ((found === undefined || entry.generation !== generation) && entry.sessions.get(sid) === slot) entry.sessions.delete(sid);
-    });
+    const slot = { value, expires: now + ttlMs };
+    slots.set(key, slot);
+    const forget = () => {
+      if (slots.get(key) === slot) slots.delete(key);
+    };
+    value.then((loaded) => {
+      if (entry.generation !== generation || !keep(loaded)) forget();
+    }, forget);
     return value;
   }
 
@@ -170,22 +191,10 @@ export class ReadCache {
   private entry(companyId: number): CompanyEntry {
     let entry = this.companies.get(companyId);
     if (!entry) {
-      entry = { generation: 0, queues: new Map(), sessions: new Map(), heldUntil: 0 };
+      entry = { generation: 0, settings: new Map(), queues: new Map(), sessions: new Map(), heldUntil: 0 };
       this.companies.set(companyId, entry);
     }
     return entry;
-  }
-
-  /** A failed load is not kept; one that raced an invalidation is dropped by `check`. */
-  private keepIf<T>(value: Promise<T>, check: (loaded?: T) => void): void {
-    value.then(check, () => {
-      // Forget the failed promise whatever the generation, so the next reader retries.
-      for (const entry of this.companies.values()) {
-        if (entry.settings?.value === value) entry.settings = undefined;
-        for (const [id, slot] of entry.queues) if (slot.value === value) entry.queues.delete(id);
-        for (const [sid, slot] of entry.sessions) if (slot.value === value) entry.sessions.delete(sid);
-      }
-    });
   }
 
   private async loadSettings(companyId: number): Promise<ReadonlyMap<string, string>> {
@@ -227,7 +236,7 @@ export class ReadCache {
 
   private drop(entry: CompanyEntry, parts: readonly Part[], phase: WrittenEvents["phase"]): void {
     entry.generation++;
-    if (parts.includes("settings")) entry.settings = undefined;
+    if (parts.includes("settings")) entry.settings.clear();
     if (parts.includes("queues")) entry.queues.clear();
     if (parts.includes("sessions")) entry.sessions.clear();
     // Written here: held out until the commit is heard (or holdMs, for a rollback). Heard: released.
