@@ -12,6 +12,7 @@ const benches: Record<string, () => Promise<void>> = {
   memory: async () => (await import("./memory")).memoryBench(),
   "contact-list-import": async () => (await import("./contact-list-import")).contactListImportBench(),
   "web-load": async () => (await import("./web-load")).webLoadBench(),
+  "web-weight": async () => (await import("./web-weight")).webWeightBench(),
 };
 
 const only = process.argv.slice(2);
