@@ -60,7 +60,7 @@ function loadBundle(language: Language): Promise<void> {
  * other feature reads these texts.
  */
 const PAGE_TEXTS = import.meta.glob<Messages>(
-  "../features/{campaigns,companies,contact-lists,helps,kanban,messages-api,plans,settings,simulator,todolist,webhooks}/locales/*.json",
+  "../features/{campaigns,companies,contact-lists,helps,kanban,messages-api,plans,queues,quick-messages,settings,simulator,todolist,webhooks}/locales/*.json",
   { import: "default" },
 );
 /** The files of PAGE_TEXTS (pageTexts.test.ts). */

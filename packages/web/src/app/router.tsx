@@ -30,8 +30,8 @@ const HelpsPage = lazy(withPageTexts(() => import("../features/helps/HelpsPage")
 const InvoicesPage = lazy(() => import("../features/billing/InvoicesPage"));
 const KanbanPage = lazy(withPageTexts(() => import("../features/kanban/KanbanPage")));
 const MessagesApiPage = lazy(withPageTexts(() => import("../features/messages-api/MessagesApiPage")));
-const QueuesPage = lazy(() => import("../features/queues/QueuesPage"));
-const QuickMessagesPage = lazy(() => import("../features/quick-messages/QuickMessagesPage"));
+const QueuesPage = lazy(withPageTexts(() => import("../features/queues/QueuesPage")));
+const QuickMessagesPage = lazy(withPageTexts(() => import("../features/quick-messages/QuickMessagesPage")));
 const SchedulesPage = lazy(() => import("../features/schedules/SchedulesPage"));
 const SettingsPage = lazy(withPageTexts(() => import("../features/settings/SettingsPage")));
 const SimulatorRoute = lazy(withPageTexts(() => import("../features/simulator/SimulatorRoute")));

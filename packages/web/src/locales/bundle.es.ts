@@ -5,7 +5,7 @@ import base from "./es.json";
  * The texts of the pages few open come with those pages instead (app/i18n.ts, PAGE_TEXTS: keep both lists equal).
  */
 export const features = import.meta.glob<object>(
-  ["../features/*/locales/es.json", "!../features/{campaigns,companies,contact-lists,helps,kanban,messages-api,plans,settings,simulator,todolist,webhooks}/locales/es.json"],
+  ["../features/*/locales/es.json", "!../features/{campaigns,companies,contact-lists,helps,kanban,messages-api,plans,queues,quick-messages,settings,simulator,todolist,webhooks}/locales/es.json"],
   { eager: true, import: "default" },
 );
 /** The server's error texts in es, from the error catalogue of @balcao/shared (vite.config.ts, errorCatalogue). */
