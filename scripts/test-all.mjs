@@ -95,7 +95,7 @@ async function vitestSuite(label, workspace, { env = {}, beside = false } = {}) 
  * the `typescript` that typescript-eslint and editors load (docs/decisions.md). Called by its path: both packages
  * name their command `tsc`, so node_modules/.bin/tsc is whichever npm linked last. Single-threaded: it runs beside
  * the server suites, which keep both cores busy, so its total CPU is what counts (server + web + shared: ~17 CPU
- * seconds against ~31 with its default 4 checkers and ~66 with TypeScript 5.9's tsc, 2026-12-02).
+ * seconds against ~31 with its default 4 checkers and ~68 with TypeScript 5.9's tsc, 2026-12-02).
  */
 const NATIVE_TSC = path.join(root, "node_modules/typescript-native/bin/tsc");
 
@@ -121,7 +121,7 @@ async function lint({ beside }) {
 
 /**
  * The production build of the web app that the browser tests serve, with its manifest: the web suite's bundle
- * budget (packages/web/src/test/bundleBudget.test.ts) weighs this build instead of making its own (~10 s of CPU on
+ * budget (packages/web/src/test/bundleBudget.test.ts) weighs this build instead of making its own (~14 s of CPU on
  * the 2-core CI machine). Unset when the browser tests did not build it (`npm test -- web` alone).
  */
 let webBuild = null;
