@@ -9,16 +9,14 @@
  *
  * BENCH_WEB_WEIGHT_TOP (20) sets how many sources are listed per route.
  */
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { SourceMapConsumer, type RawSourceMap } from "source-map-js";
-import { BUDGETS, routeWeights } from "../packages/web/src/test/bundleBudget";
+import { BUDGETS, buildForProduction, routeWeights } from "../packages/web/src/test/bundleBudget";
 
 const TOP = Number(process.env.BENCH_WEB_WEIGHT_TOP ?? 20);
-const webRoot = path.resolve(import.meta.dirname, "../packages/web");
 
 /** The stack's libraries every logged-in page downloads, by the package names a source's path carries. */
 const STACK: Record<string, RegExp> = {
@@ -76,12 +74,7 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1).padStart(6)} KB`;
 export async function webWeightBench(): Promise<void> {
   const outDir = mkdtempSync(path.join(tmpdir(), "balcao-web-weight-"));
   try {
-    const vite = path.resolve(webRoot, "../../node_modules/vite/bin/vite.js");
-    execFileSync(process.execPath, [vite, "build", "--sourcemap", "--manifest", "--outDir", outDir, "--emptyOutDir", "--logLevel", "error"], {
-      cwd: webRoot,
-      env: { ...process.env, NODE_ENV: "production" },
-      stdio: "inherit",
-    });
+    buildForProduction(outDir, ["--sourcemap"], "inherit");
     for (const route of routeWeights(outDir)) {
       const total = new Map<string, number>();
       for (const file of route.files) for (const [key, n] of shares(path.join(outDir, file))) total.set(key, (total.get(key) ?? 0) + n);

@@ -1,11 +1,8 @@
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { BUDGETS, routeWeights } from "./bundleBudget";
-
-const webRoot = path.resolve(import.meta.dirname, "../..");
+import { BUDGETS, buildForProduction, routeWeights } from "./bundleBudget";
 
 // The production build's sizes are deterministic: a budget is a test, not a timing (issue 20).
 describe("production build weight", () => {
@@ -18,15 +15,7 @@ describe("production build weight", () => {
   });
 
   it("keeps the gzipped JavaScript of the login and tickets pages within their budgets", () => {
-    if (!given) {
-      // A child process: the test runner's NODE_ENV=test would make a development build of React.
-      const vite = path.resolve(webRoot, "../../node_modules/vite/bin/vite.js");
-      execFileSync(process.execPath, [vite, "build", "--manifest", "--emptyOutDir", "--outDir", outDir, "--logLevel", "error"], {
-        cwd: webRoot,
-        env: { ...process.env, NODE_ENV: "production" },
-        stdio: "pipe",
-      });
-    }
+    if (!given) buildForProduction(outDir);
     const weights = routeWeights(outDir);
     expect(weights.map((weight) => weight.route)).toEqual(["login", "tickets"]);
     for (const weight of weights) {

@@ -1,6 +1,22 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+
+const webRoot = path.resolve(import.meta.dirname, "../..");
+
+/**
+ * The web app's production build with its manifest into `outDir` (the bundle budget test, bench/web-weight.ts),
+ * in a child process: a test runner's NODE_ENV=test would make a development build of React.
+ */
+export function buildForProduction(outDir: string, extraArgs: string[] = [], stdio: "pipe" | "inherit" = "pipe"): void {
+  const vite = path.resolve(webRoot, "../../node_modules/vite/bin/vite.js");
+  execFileSync(process.execPath, [vite, "build", "--manifest", ...extraArgs, "--emptyOutDir", "--outDir", outDir, "--logLevel", "error"], {
+    cwd: webRoot,
+    env: { ...process.env, NODE_ENV: "production" },
+    stdio,
+  });
+}
 
 /** A chunk of Vite's build manifest (`build.manifest: true`, dist/.vite/manifest.json). */
 type ManifestChunk = { file: string; src?: string; isEntry?: boolean; isDynamicEntry?: boolean; imports?: string[]; dynamicImports?: string[] };
