@@ -3,12 +3,13 @@
  * processes, commit-safe ordering. Each EventBus below stands for a process (its own pool where it matters).
  */
 import { sql } from "drizzle-orm";
+import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type Database } from "../db/client";
 import { createTestApp, type TestApp } from "../test/testApp";
 import { Notifications } from "../db/notifications";
-import { EventBus, type DeliveredEvent, type DomainEvent, type WrittenEvents } from "./bus";
+import { EventBus, writeOutboxEvents, type DeliveredEvent, type DomainEvent, type WrittenEvents } from "./bus";
 
 declare module "./bus" {
   interface DomainEvents {
@@ -251,6 +252,46 @@ describe("outbox", () => {
     } finally {
       await bus.stop();
       await polled.stop();
+    }
+  });
+
+  it("a kick heard before a round reads its horizon costs no round after it", async () => {
+    const tag = `t${++tagSeq}`;
+    // Woken by notifications only (no fallback poll within the test), on a pool of its own (`other`).
+    const bus = newBus(other, 60_000);
+    const seen: number[] = [];
+    bus.subscribe(`k-${tag}`, (e) => void (e.type === "test.happened" && e.tag === tag && seen.push(e.n)));
+    await bus.start();
+    await bus.drain();
+    let committed = 0;
+    const stopWatching = bus.watch(({ phase, events }) => {
+      if (phase === "committed" && events?.some((e) => e.type === "test.happened")) committed++;
+    });
+    // This group's rounds (the test app's own groups run rounds for these commits too).
+    let rounds = 0;
+    const clientQuery = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const [config, values] = args as [{ name?: string } | undefined, unknown[] | undefined];
+      if (config?.name === "outbox_round_lock" && values?.includes(`k-${tag}`)) rounds++;
+      return (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof clientQuery;
+    // Every connection of the bus's pool held: the round the first commit kicks waits for one, before its lock and
+    // horizon, while the next commits kick again.
+    const held = await Promise.all(Array.from({ length: other.pool!.options.max }, () => other.pool!.connect()));
+    const release = () => held.splice(0).forEach((client) => client.release());
+    try {
+      for (let n = 1; n <= 3; n++) await t.ctx.database.db.transaction((tx) => writeOutboxEvents(tx, [happened(tag, n)]));
+      await poll(() => committed).toBe(3);
+      release();
+      await poll(() => seen).toEqual([1, 2, 3]);
+      await bus.drain();
+      // One round read all three: the kicks came before it read its horizon.
+      expect(rounds).toBe(1);
+    } finally {
+      release();
+      pg.Client.prototype.query = clientQuery;
+      stopWatching();
+      await bus.stop();
     }
   });
 
