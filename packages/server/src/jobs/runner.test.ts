@@ -102,6 +102,34 @@ describe("job runner", () => {
   });
 });
 
+describe("job runner waking its workers", () => {
+  let t: TestApp;
+  const ran: number[] = [];
+  beforeAll(async () => {
+    // Neither the process's probe nor a worker's fallback poll comes within this test (both at 60 s): whatever
+    // runs was woken.
+    t = await createTestApp({ JOBS_POLL_SECONDS: "60" });
+    t.ctx.jobs.register<{ n: number }>("test.chain", async (job) => {
+      ran.push(job.payload.n);
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it("runs a job sent for now at once, then works through the waiting ones one after another", async () => {
+    // Written in a transaction: nothing wakes the worker for these (the probe would, at its next turn).
+    await t.ctx.database.db.transaction(async (tx) => {
+      for (let n = 1; n <= 5; n++) await t.ctx.jobs.enqueue("test.chain", { n }, { tx });
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(ran).toEqual([]);
+    await t.ctx.jobs.enqueue("test.chain", { n: 6 });
+    await eventually(() => (ran.length === 6 ? true : undefined));
+    expect([...ran].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+});
+
 describe("job runner stopping", () => {
   it("a job that outlives stop() and the pool does not leave an unhandled rejection behind", async () => {
     const t = await createTestApp({ JOBS_POLL_SECONDS: "0.5" });
