@@ -41,7 +41,7 @@ export default async function setup(project: TestProject) {
       rmSync(dir, { recursive: true, force: true });
     };
   }
-  const template = `balcao_tpl_${process.pid}`;
+  const template = `${TEMPLATE_PREFIX}${process.pid}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${template}`);
@@ -53,7 +53,18 @@ export default async function setup(project: TestProject) {
   project.provide("postgresUrl", url);
   project.provide("postgresTemplate", template);
   return async () => {
-    const { rows } = await admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE $1", [`balcao_t_${process.pid}_%`]);
+    // The test files' copies are named after the template (test/testApp.ts); a worker's last spare is left to this.
+    // A copy a worker started just before it ended still runs (the server notices the closed connection only at
+    // the end): wait for it, else it would appear after the list below was read.
+    const copying = `CREATE DATABASE ${TEST_DATABASE_PREFIX}${process.pid}_%`;
+    for (let waited = 0; waited < 30_000; waited += 100) {
+      const active = await admin.query("SELECT 1 FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1", [copying]);
+      if (active.rowCount === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const { rows } = await admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE $1", [
+      `${TEST_DATABASE_PREFIX}${process.pid}_%`,
+    ]);
     for (const row of rows) await admin.query(`DROP DATABASE IF EXISTS ${row.datname} WITH (FORCE)`).catch(() => undefined);
     await admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
     await admin.end();
@@ -89,6 +100,10 @@ function throwawayRoot(): string {
   }
 }
 const SHARED_MEMORY = "/dev/shm";
+
+/** The run's migrated template is `balcao_tpl_<pid>`; each test file's copy `balcao_t_<pid>_<random>`. */
+export const TEMPLATE_PREFIX = "balcao_tpl_";
+export const TEST_DATABASE_PREFIX = "balcao_t_";
 
 export function withDatabase(url: string, database: string): string {
   const u = new URL(url);
