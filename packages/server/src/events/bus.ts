@@ -371,7 +371,7 @@ export class EventBus {
       // follows its transaction's commit (NOTIFY reaches listeners once the writer's transaction has ended, and
       // publish kicks after its write returned), so the horizon read next is past that transaction, or this round
       // holds its events back and retries. Without this, every event kicked during a round cost an empty round
-      // after it (issue 20: about a third of all rounds in the server suite).
+      // after it (issue 26: one round in six of the server suite's).
       group.again = false;
       // The cursor and the horizon in one round trip, read once the lock is held (issue 20: every group runs a
       // round per burst of events); a missing cursor is created only when there is none. The horizon comes

@@ -19,30 +19,27 @@ let spare: Promise<string> | undefined;
 /** Drops run behind the tests too; a drop still running when the worker ends is finished by globalSetup's. */
 let drops: Promise<unknown> = Promise.resolve();
 
-/** A copy of the migrated template (see globalSetup), named for the run so that its teardown finds leftovers. */
-async function copyTemplate(url: string, template: string): Promise<string> {
-  const name = `${template.replace(TEMPLATE_PREFIX, TEST_DATABASE_PREFIX)}_${randomBytes(4).toString("hex")}`;
+/** Runs `work` on a connection of its own to the server's maintenance database (CREATE and DROP DATABASE). */
+async function withAdmin(url: string, work: (admin: pg.Client) => Promise<unknown>): Promise<void> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
+    await work(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** A copy of the migrated template (see globalSetup), named for the run so that its teardown finds leftovers. */
+async function copyTemplate(url: string, template: string): Promise<string> {
+  const name = `${template.replace(TEMPLATE_PREFIX, TEST_DATABASE_PREFIX)}_${randomBytes(4).toString("hex")}`;
+  await withAdmin(url, async (admin) => {
     await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
     // A throwaway database: its commits need not wait for the disk. The run's embedded cluster already runs without
     // fsync (globalSetup); a PostgreSQL server (TEST_DATABASE_URL, as CI's) would flush every commit of every test.
     await admin.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
-  } finally {
-    await admin.end();
-  }
+  });
   return name;
-}
-
-async function dropDatabase(url: string, name: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  } finally {
-    await admin.end();
-  }
 }
 
 /** A private database for one test file. */
@@ -58,7 +55,7 @@ async function openTestDatabase(): Promise<{ database: Database; drop(): Promise
   return {
     database,
     drop: async () => {
-      drops = drops.then(() => dropDatabase(url, name)).catch(() => undefined);
+      drops = drops.then(() => withAdmin(url, (admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))).catch(() => undefined);
     },
   };
 }
