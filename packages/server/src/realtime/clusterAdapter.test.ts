@@ -7,7 +7,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Server } from "socket.io";
 import { io as connect, type Socket } from "socket.io-client";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { statementsOf } from "../test/statementCount";
 import { createTestApp, type TestApp } from "../test/testApp";
 import { clusterAdapter } from "./clusterAdapter";
@@ -18,11 +18,12 @@ const clients: Socket[] = [];
 beforeAll(async () => {
   t = await createTestApp();
 });
-afterAll(async () => {
-  for (const client of clients) client.close();
-  await Promise.all(servers.map((io) => io.close()));
-  await t.close();
+// Per test, so that a retried test (CI) does not start beside the processes of its failed attempt.
+afterEach(async () => {
+  for (const client of clients.splice(0)) client.close();
+  await Promise.all(servers.splice(0).map((io) => io.close()));
 });
+afterAll(() => t.close());
 
 /** A Socket.IO server on the database's adapter whose every socket joins one room. */
 async function node(): Promise<{ io: Server; url: string }> {
@@ -59,7 +60,16 @@ describe("clusterAdapter", () => {
     // A second process starts: its adapter announces itself, and the first one publishes from then on.
     const b = await node();
     const onB = await client(b.url);
-    await vi.waitFor(async () => expect(await a.io.of("/").adapter.serverCount()).toBe(2));
+    // Each hears of the other. The second process announces itself on a pool connection while its LISTEN connection
+    // is still being set up, so the first may hear of it before it listens: an emit published then would never
+    // reach it. That it heard the first one's answer (or its next heartbeat, within 5 s) says it listens.
+    await vi.waitFor(
+      async () => {
+        expect(await a.io.of("/").adapter.serverCount()).toBe(2);
+        expect(await b.io.of("/").adapter.serverCount()).toBe(2);
+      },
+      { timeout: 15_000, interval: 50 },
+    );
     const both = Promise.all([next(onA), next(onB)]);
     expect(await statementsOf(t, () => (a.io.to("company:1").emit("news", 2), both))).toBe(1);
     expect(await both).toEqual([2, 2]);
