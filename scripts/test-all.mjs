@@ -3,10 +3,10 @@
 // web, e2e) and ends with one line "N passed, N failed". Set TEST_DATABASE_URL to also run the server suite on a
 // PostgreSQL server. `npm test -- <suite>…` runs only those suites.
 //
-// The server suite's two runs go at once, on two different PostgreSQL servers (each alone leaves about a third
-// of the 2 cores idle waiting on its database), with the type checks, ESLint and Prettier beside them at a lower
-// CPU priority (nice: they have no timeouts to miss). Then the web build and Playwright, then the shared and web
-// unit tests. Each suite's console is printed whole when it ends.
+// The server suite's two runs go at once, on two different PostgreSQL servers (each alone leaves about a fifth of
+// the 2 cores idle waiting on its database). Then the web build and Playwright, then the shared and web unit tests,
+// with the type checks, ESLint and Prettier beside them at the lowest CPU priority (nice: they have no timeouts to
+// miss). Each suite's console is printed whole when it ends.
 import { spawn } from "node:child_process";
 import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -24,7 +24,7 @@ const flakyTests = [];
 /** Every test that failed (after its retry in CI), named again in the summary: a CI log is often read from its tail. */
 const failedTests = [];
 /** CPU priority of what runs beside a phase's main suites (nice(1): 0 is normal, 19 the lowest). */
-const BESIDE_NICENESS = "10";
+const BESIDE_NICENESS = "19";
 
 const only = process.argv.slice(2);
 const wants = (name) => only.length === 0 || only.includes(name);
@@ -151,29 +151,30 @@ async function e2e() {
   record("e2e", stats.expected + stats.flaky, failed);
 }
 
-// Phase 1: the server suite's runs, with the static checks beside them at a lower CPU priority (they have no
-// timeouts to miss).
+// Phase 1: the server suite's runs, the two at once. Phase 2: the browser scenarios, then the unit tests of shared
+// and web, not beside each other: beside Playwright, a web test (CampaignModal's validation) ran past its 30 s
+// timeout twice in one of three clean-clone CIs. The static checks run beside phase 2 at the lowest CPU priority
+// (they have no timeouts to miss): the server runs keep both cores busy, while Playwright leaves a fifth of them
+// idle (its specs waiting on the app's clock, the announcements' one-worker tail) and the web tests a tenth.
 // TEST_DATABASE_URL emptied: with it inherited (CI sets it for the run), this run went to that server too.
 const serverRuns = [];
 if (wants("server")) serverRuns.push(vitestSuite("server (embedded PostgreSQL)", "packages/server", { env: { TEST_DATABASE_URL: "" } }));
 if (wants("server") && process.env.TEST_DATABASE_URL)
   serverRuns.push(vitestSuite("server (PostgreSQL)", "packages/server", { env: { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL } }));
-const besideServer = serverRuns.length > 0;
+await Promise.all(serverRuns);
+
+const browserAndUnit = wants("e2e") || wants("shared") || wants("web");
 await Promise.all([
-  ...serverRuns,
   lane(
-    async () => wants("typecheck") && (await typecheck({ beside: besideServer })),
-    async () => wants("lint") && (await lint({ beside: besideServer })),
+    async () => wants("e2e") && (await e2e()),
+    async () => wants("shared") && (await vitestSuite("shared", "packages/shared")),
+    async () => wants("web") && (await vitestSuite("web", "packages/web", { env: webBuild ? { BUNDLE_BUDGET_DIST: webBuild } : {} })),
+  ),
+  lane(
+    async () => wants("typecheck") && (await typecheck({ beside: browserAndUnit })),
+    async () => wants("lint") && (await lint({ beside: browserAndUnit })),
   ),
 ]);
-
-// Phase 2: the browser scenarios, then the unit tests of shared and web. Not beside each other: beside Playwright,
-// a web test (CampaignModal's validation) ran past its 30 s timeout twice in one of three clean-clone CIs.
-await lane(
-  async () => wants("e2e") && (await e2e()),
-  async () => wants("shared") && (await vitestSuite("shared", "packages/shared")),
-  async () => wants("web") && (await vitestSuite("web", "packages/web", { env: webBuild ? { BUNDLE_BUDGET_DIST: webBuild } : {} })),
-);
 
 rmSync(tmp, { recursive: true, force: true });
 const passed = results.reduce((n, r) => n + r.passed, 0);
