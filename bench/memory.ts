@@ -456,7 +456,7 @@ async function run(label: string, databaseUrl?: string): Promise<void> {
     const soakStarted = Date.now();
     const beforeSoak = t.received();
     // Sampled every 2 s: the floor of each minute (after the collector ran) is what a leak would raise.
-    const trace: { minute: number; totalPss: number; serverPss: number; serverRss: number; liveHeap?: number }[] = [];
+    const trace: { minute: number; totalPss: number; serverPss: number; serverRss: number; postgresPss: number; liveHeap?: number }[] = [];
     // With BENCH_MEMORY_HEAP_DIR: V8's heap used after the latest full collection, read from --trace-gc as it comes.
     let gcRead = server.output().length;
     let liveHeap: number | undefined;
@@ -467,7 +467,14 @@ async function run(label: string, databaseUrl?: string): Promise<void> {
         for (const m of output.slice(gcRead).matchAll(MARK_COMPACT)) liveHeap = Number(m[2]);
         gcRead = output.length;
       }
-      trace.push({ minute: (Date.now() - soakStarted) / 60_000, totalPss: s.totalPss, serverPss: s.serverPss, serverRss: s.serverRss, liveHeap });
+      trace.push({
+        minute: (Date.now() - soakStarted) / 60_000,
+        totalPss: s.totalPss,
+        serverPss: s.serverPss,
+        serverRss: s.serverRss,
+        postgresPss: s.postgresPss,
+        liveHeap,
+      });
       if (s.totalPss > peak.totalPss) peak = s;
     }, 2_000);
     let halfway = false;
@@ -501,6 +508,17 @@ async function run(label: string, databaseUrl?: string): Promise<void> {
       console.log(
         `${"".padEnd(36)} trend of the per-minute floor over the soak's last half: ${slope(lastHalf).toFixed(2)} MB/min (floors: ${floors.map((x) => x.totalPss.toFixed(0)).join(" ")} MB)`,
       );
+    // Which part rises: the server process, or the PostgreSQL processes it started (embedded default only).
+    const parts: [string, (x: (typeof trace)[number]) => number][] = [["server process", (x) => x.serverPss]];
+    if (embedded) parts.push(["its PostgreSQL", (x) => x.postgresPss]);
+    for (const [part, pss] of parts) {
+      const partFloors = minuteFloors(trace.filter((x) => x.minute < SOAK_SECONDS / 60).map((x) => ({ minute: x.minute, totalPss: pss(x) })));
+      const partHalf = partFloors.slice(Math.floor(partFloors.length / 2));
+      if (partHalf.length >= 3)
+        console.log(
+          `${"".padEnd(36)} of which ${part}: ${slope(partHalf).toFixed(2)} MB/min (floors: ${partFloors.map((x) => x.totalPss.toFixed(1)).join(" ")} MB)`,
+        );
+    }
     // The simulator (in the server process) keeps each phone's last messages: a bounded buffer that is still filling
     // while fewer than PHONES × that many customer messages were sent, so part of a trend before then is the buffer.
     const full = (PHONES * SIMULATOR_MESSAGES_PER_PHONE - LOAD) / RATE / 60;
