@@ -245,6 +245,21 @@ function slope(points: { minute: number; totalPss: number }[]): number {
   return sxx === 0 ? 0 : sxy / sxx;
 }
 
+/**
+ * The per-minute floors of `value` over the soak's whole minutes (the last chunk can end a second or two past
+ * SOAK_SECONDS, and a "floor" of those one or two samples is not comparable with the floor of a minute of 30), and
+ * the trend of their last half; no trend with fewer than 3 floors there.
+ */
+function lastHalfTrend<T extends { minute: number }>(trace: T[], value: (x: T) => number | undefined): { floors: number[]; trend?: number } {
+  const points = trace.flatMap((x) => {
+    const v = value(x);
+    return v === undefined || x.minute >= SOAK_SECONDS / 60 ? [] : [{ minute: x.minute, totalPss: v }];
+  });
+  const floors = minuteFloors(points);
+  const lastHalf = floors.slice(Math.floor(floors.length / 2));
+  return { floors: floors.map((x) => x.totalPss), trend: lastHalf.length >= 3 ? slope(lastHalf) : undefined };
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const MARK_COMPACT = /Mark-Compact(?: \(reduce\))? [\d.]+ \(([\d.]+)\) -> ([\d.]+) \(([\d.]+)\) MB/g;
@@ -500,24 +515,18 @@ async function run(label: string, databaseUrl?: string): Promise<void> {
     console.log(
       `${"".padEnd(36)} growth over the soak ${pct(loaded.totalPss)} (${pct(rest.totalPss)} of at rest; peak total ${f(peak.totalPss).trim()}; ${soakMessages} messages in ${soakSeconds.toFixed(0)} s = ${(soakMessages / soakSeconds).toFixed(1)} msg/s)`,
     );
-    // Whole minutes only: the last chunk can end a second or two past SOAK_SECONDS, and a "floor" of those one
-    // or two samples is not comparable with the floor of a minute of 30.
-    const floors = minuteFloors(trace.filter((x) => x.minute < SOAK_SECONDS / 60));
-    const lastHalf = floors.slice(Math.floor(floors.length / 2));
-    if (lastHalf.length >= 3)
+    const total = lastHalfTrend(trace, (x) => x.totalPss);
+    if (total.trend !== undefined)
       console.log(
-        `${"".padEnd(36)} trend of the per-minute floor over the soak's last half: ${slope(lastHalf).toFixed(2)} MB/min (floors: ${floors.map((x) => x.totalPss.toFixed(0)).join(" ")} MB)`,
+        `${"".padEnd(36)} trend of the per-minute floor over the soak's last half: ${total.trend.toFixed(2)} MB/min (floors: ${total.floors.map((x) => x.toFixed(0)).join(" ")} MB)`,
       );
     // Which part rises: the server process, or the PostgreSQL processes it started (embedded default only).
     const parts: [string, (x: (typeof trace)[number]) => number][] = [["server process", (x) => x.serverPss]];
     if (embedded) parts.push(["its PostgreSQL", (x) => x.postgresPss]);
     for (const [part, pss] of parts) {
-      const partFloors = minuteFloors(trace.filter((x) => x.minute < SOAK_SECONDS / 60).map((x) => ({ minute: x.minute, totalPss: pss(x) })));
-      const partHalf = partFloors.slice(Math.floor(partFloors.length / 2));
-      if (partHalf.length >= 3)
-        console.log(
-          `${"".padEnd(36)} of which ${part}: ${slope(partHalf).toFixed(2)} MB/min (floors: ${partFloors.map((x) => x.totalPss.toFixed(1)).join(" ")} MB)`,
-        );
+      const { floors, trend } = lastHalfTrend(trace, pss);
+      if (trend !== undefined)
+        console.log(`${"".padEnd(36)} of which ${part}: ${trend.toFixed(2)} MB/min (floors: ${floors.map((x) => x.toFixed(1)).join(" ")} MB)`);
     }
     // The simulator (in the server process) keeps each phone's last messages: a bounded buffer that is still filling
     // while fewer than PHONES × that many customer messages were sent, so part of a trend before then is the buffer.
@@ -526,13 +535,10 @@ async function run(label: string, databaseUrl?: string): Promise<void> {
       `${"".padEnd(36)} the simulator's buffers (last ${SIMULATOR_MESSAGES_PER_PHONE} messages of each of ${PHONES} phones) ${full * 60 < SOAK_SECONDS ? `were full from minute ${full.toFixed(1)} of the soak` : "were still filling at its end"}`,
     );
     if (HEAP_DIR) {
-      const live = minuteFloors(
-        trace.filter((x) => x.liveHeap !== undefined && x.minute < SOAK_SECONDS / 60).map((x) => ({ minute: x.minute, totalPss: x.liveHeap! })),
-      );
-      const liveHalf = live.slice(Math.floor(live.length / 2));
-      if (liveHalf.length >= 3)
+      const live = lastHalfTrend(trace, (x) => x.liveHeap);
+      if (live.trend !== undefined)
         console.log(
-          `${"".padEnd(36)} V8 heap used after full collections, per-minute floor: trend ${slope(liveHalf).toFixed(2)} MB/min over the last half (floors: ${live.map((x) => x.totalPss.toFixed(1)).join(" ")} MB)`,
+          `${"".padEnd(36)} V8 heap used after full collections, per-minute floor: trend ${live.trend.toFixed(2)} MB/min over the last half (floors: ${live.floors.map((x) => x.toFixed(1)).join(" ")} MB)`,
         );
     }
     if (SESSIONS > 0) {

@@ -155,7 +155,7 @@ async function e2e() {
 // and web, not beside each other: beside Playwright, a web test (CampaignModal's validation) ran past its 30 s
 // timeout twice in one of three clean-clone CIs. The static checks run beside phase 2 at the lowest CPU priority
 // (they have no timeouts to miss): the server runs keep both cores busy, while Playwright leaves a fifth of them
-// idle (its specs waiting on the app's clock, the announcements' one-worker tail) and the web tests a tenth.
+// idle (its specs waiting on the app's clock) and the web tests a tenth.
 // TEST_DATABASE_URL emptied: with it inherited (CI sets it for the run), this run went to that server too.
 const serverRuns = [];
 if (wants("server")) serverRuns.push(vitestSuite("server (embedded PostgreSQL)", "packages/server", { env: { TEST_DATABASE_URL: "" } }));

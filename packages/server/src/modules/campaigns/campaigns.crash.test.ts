@@ -74,6 +74,15 @@ async function close(i: Instance): Promise<void> {
 const call = (app: App, s: Session, method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: object) =>
   app.inject({ method, url: `/api${url}`, headers: s.headers, ...(payload ? { payload } : {}) });
 
+/** The process holding a connection's lease (channels/manager.ts ownerId), if any. */
+const leaseOwnerOf = async (companyId: number, connectionId: number) =>
+  (
+    await t.ctx.database.pool!.query<{ owner_id: string }>("select owner_id from connection_leases where connection_id = $1 and company_id = $2", [
+      connectionId,
+      companyId,
+    ])
+  ).rows[0]?.owner_id;
+
 /** A company whose simulator connection runs in `owner`, with a contact list and a campaign due now. */
 async function campaignIn(owner: Instance, contacts: number) {
   const tenant = await buildTenant(owner.app);
@@ -85,18 +94,13 @@ async function campaignIn(owner: Instance, contacts: number) {
   const qrcode = async () =>
     (await t.ctx.database.db.select({ qrcode: connections.qrcode }).from(connections).where(eq(connections.id, created.id)))[0]?.qrcode;
   // A failure names the process holding the connection's lease beside the scanning one's.
-  const leaseOwner = async () =>
-    (
-      await t.ctx.database.pool!.query<{ owner_id: string }>("select owner_id from connection_leases where connection_id = $1 and company_id = $2", [
-        created.id,
-        tenant.company.id,
-      ])
-    ).rows[0]?.owner_id;
   const scanShown = async () => {
     const code = await qrcode();
     if (!code) return "no QR yet";
     const scan = await call(owner.app, tenant.adminSession, "POST", `/simulator/${created.id}/scan`, { code });
-    return scan.statusCode === 200 ? "paired" : `${scan.body} (lease held by ${await leaseOwner()}, scanned on ${owner.ctx.channels.ownerId})`;
+    return scan.statusCode === 200
+      ? "paired"
+      : `${scan.body} (lease held by ${await leaseOwnerOf(tenant.company.id, created.id)}, scanned on ${owner.ctx.channels.ownerId})`;
   };
   // 30 s: on a loaded machine (both server runs at once) the pairing once failed for 10 s, cause unknown (the
   // message above now names the lease holder).
@@ -242,14 +246,7 @@ describe("kill -9 of the server process running the campaign", CRASH_CASE, () =>
         const spawned = spawnServer();
         child = spawned.child;
         const childOwner = await spawned.owner;
-        const leaseOwner = async () =>
-          (
-            await t.ctx.database.pool!.query<{ owner_id: string }>(
-              "select owner_id from connection_leases where connection_id = $1 and company_id = $2",
-              [d.connectionId, d.company.id],
-            )
-          ).rows[0]?.owner_id;
-        await expect.poll(leaseOwner, { timeout: 20_000, interval: 100 }).toBe(childOwner);
+        await expect.poll(() => leaseOwnerOf(d.company.id, d.connectionId), { timeout: 20_000, interval: 100 }).toBe(childOwner);
         const c = await createCampaign(setup.app, d.adminSession, d.connectionId, d.list, 1500);
         await close(setup);
         const delivered = async () =>
