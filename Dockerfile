@@ -39,10 +39,14 @@ FROM ${NODE_IMAGE} AS runtime
 ARG WITH_FFMPEG=false
 RUN if [ "$WITH_FFMPEG" = "true" ]; then apt-get update && apt-get install -y --no-install-recommends ffmpeg && rm -rf /var/lib/apt/lists/*; fi
 WORKDIR /app
+# MALLOC_ARENA_MAX=1: glibc gives each thread that allocates (V8's compiler and collector helpers, libuv's pool)
+# an arena of its own, whose freed memory the server keeps: one arena saved 20-25 MB of the server's PSS after
+# 600 inbound messages, at no measured cost in latency (docs/decisions.md, "One malloc arena").
 ENV NODE_ENV=production \
     PORT=8080 \
     HOST=0.0.0.0 \
-    DATA_DIR=/data
+    DATA_DIR=/data \
+    MALLOC_ARENA_MAX=1
 COPY --from=deps /app/package.json ./
 COPY --from=deps /app/node_modules node_modules
 COPY --from=deps /app/packages/shared/package.json packages/shared/

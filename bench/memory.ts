@@ -189,6 +189,7 @@ async function startServer(databaseUrl?: string): Promise<Running> {
       ADMIN_PASSWORD: ADMIN.password,
       LOG_LEVEL: "warn",
       SIMULATOR_ACK_DELAY_MS: "0",
+      ...(process.env.MALLOC_ARENA_MAX ? { MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX } : {}),
       LOGIN_RATE_LIMIT: "1000",
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     },
