@@ -40,9 +40,22 @@ export function percentile(samples: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-/** Runs `fn` `warmup` times unmeasured, then `runs` times; returns milliseconds per run. */
+/**
+ * How long `measure` runs a case unmeasured first (at least its `warmup` runs): a server in production answers
+ * each route warm. Ten runs did not get there. Over the first 5–10 s of back-to-back history pages in a process,
+ * about one answer in ten came 1–3 ms late, and the delay was on this process's side: PostgreSQL's log showed no
+ * slow execution, and the answers' p95 fell from 3.9 to 1.6–2.0 ms by the tenth second (2026-12-03,
+ * bench/README.md "messages-history").
+ */
+const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 8000);
+
+/**
+ * Runs `fn` unmeasured at least `warmup` times and for at least `BENCH_WARMUP_MS`, then `runs` times; returns
+ * milliseconds per run.
+ */
 export async function measure(fn: () => Promise<unknown>, runs: number, warmup = 10): Promise<number[]> {
-  for (let i = 0; i < warmup; i++) await fn();
+  const warmUntil = performance.now() + WARMUP_MS;
+  for (let i = 0; i < warmup || performance.now() < warmUntil; i++) await fn();
   const out: number[] = [];
   for (let i = 0; i < runs; i++) {
     const start = process.hrtime.bigint();
