@@ -3,7 +3,7 @@ import { io, type Socket } from "socket.io-client";
 import { addDays, todayIn } from "@balcao/shared";
 import type { App } from "../app";
 import type { AppContext } from "../context";
-import { companies, contactIdentities, contacts, plans, queues, tags, users } from "../db/schema";
+import { companies, connections, contactIdentities, contacts, plans, queues, tags, users } from "../db/schema";
 import { insertDefaultSettings } from "../modules/companies/service";
 
 const unique = () => randomBytes(4).toString("hex");
@@ -114,6 +114,16 @@ export async function buildTenant(app: App) {
   const admin = await buildUser(app.ctx, company.id, { profile: "admin" });
   const user = await buildUser(app.ctx, company.id, { profile: "user" });
   return { company, admin, user, adminSession: await login(app, admin.email), userSession: await login(app, user.email) };
+}
+
+/** A tenant with a connection marked connected (no greeting), and that connection as the inbound pipeline's source. */
+export async function buildConnectedTenant(app: App, name: string) {
+  const tenant = await buildTenant(app);
+  const [connection] = await app.ctx.database.db
+    .insert(connections)
+    .values({ companyId: tenant.company.id, name, status: "CONNECTED", greetingMessage: "" })
+    .returning();
+  return { tenant, source: { companyId: tenant.company.id, connectionId: connection!.id } };
 }
 
 /** A real Socket.IO client against a listening app. */

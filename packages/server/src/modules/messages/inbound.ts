@@ -6,6 +6,7 @@ import { isUniqueViolation, type Tx } from "../../db/client";
 import { statement } from "../../db/statement";
 import { companies, messages, tickets } from "../../db/schema";
 import type { ChannelEvent, InboundMessage } from "../../channels/types";
+import type { DomainEvent } from "../../events/bus";
 import { resolveInboundContact, type ContactRow } from "../contacts/identity";
 import { presentContact } from "../contacts/presenter";
 import { MediaStore } from "../media/service";
@@ -24,6 +25,19 @@ export interface ChannelSource {
 }
 
 type TicketRecord = typeof tickets.$inferSelect;
+type StoredMessage = { messageId: number; ticket: TicketRecord; created: boolean; claim?: InboundClaim };
+/** A text message waiting for its connection's next batch, and who waits for its stored id. */
+type Waiting = { msg: InboundMessage; resolve: (messageId: number | null) => void; reject: (err: unknown) => void };
+/** A connection's messages waiting for a batch, and how many of its batches are being stored. */
+type ConnectionBatch = { waiting: Waiting[]; running: number };
+/** The most messages one batch stores: bounds how long its transaction holds its tickets' locks. */
+const MAX_BATCH = 32;
+/**
+ * A connection's batches stored at once, on as many pooled connections: with one, PostgreSQL ran a busy
+ * connection's statements one after another on one backend (the embedded default's closed loop lost 13%); two keep
+ * both cores working while the batches still grow under load (bench/README.md, "inbound").
+ */
+const BATCHES_IN_FLIGHT = 2;
 /** Advisory lock namespace (with the contact id) of opening a contact's ticket. */
 const OPEN_TICKET_LOCK = 7_243_102;
 type QuotedRow = { id: number; body: string; fromMe: boolean; mediaType: string; isDeleted: boolean };
@@ -129,6 +143,8 @@ export interface InboundClaim {
 export class InboundPipeline {
   private readonly media: MediaStore;
   private interceptors: InboundInterceptor[] = [];
+  /** Per connection ("companyId:connectionId"), the text messages waiting for its next batch (see `enqueue`). */
+  private readonly batches = new Map<string, ConnectionBatch>();
 
   constructor(
     private readonly ctx: AppContext,
@@ -240,85 +256,24 @@ export class InboundPipeline {
 
   async receive(source: ChannelSource, msg: InboundMessage): Promise<number | null> {
     if (msg.chat.kind === "group" && (await this.setting(source.companyId, "CheckMsgIsGroup")) === "enabled") return null;
-    let stored: { messageId: number; ticket: TicketRecord; created: boolean; claim?: InboundClaim } | null;
-    // The events go out in the transaction that stores the message (issue 20): one outbox write, durable with
-    // the message, and no queue behind other chats' writes; the DTOs come from the rows in hand.
+    // A media message writes its file in its transaction: it goes alone.
+    if (msg.media) return this.storeAlone(source, msg);
+    return this.enqueue(source, msg);
+  }
+
+  /**
+   * Stores one message in a transaction of its own, with its events (one outbox write, durable with the message);
+   * null for a redelivery. What every message did before the batches (issue 20), and what a message of a batch
+   * that failed does again.
+   */
+  private async storeAlone(source: ChannelSource, msg: InboundMessage): Promise<number | null> {
+    let stored: StoredMessage | null;
     try {
       stored = await this.db.transaction(async (tx) => {
-        // A redelivered text message is refused by the unique index at its insert, which rolls all of this back
-        // (caught below): one statement less for every message (issue 20). A media message is checked first,
-        // so a redelivery does not write its file again.
-        if (msg.media) {
-          const [duplicate] = await tx.select({ id: messages.id }).from(messages).where(ofProviderId(source, msg.providerMessageId)).limit(1);
-          if (duplicate) return null;
-        }
-        const { contact, created: newContact } = await resolveInboundContact(tx, source.companyId, source.connectionId, msg.chat, msg.chat.pushName);
-        const { ticket, shown, created, claim } = await this.liveTicket(tx, source, contact, msg, newContact);
-        const file = msg.media ? await this.media.save(tx, source.companyId, msg.media.data, msg.media.fileName, msg.media.mimeType) : null;
-        let quoted: QuotedRow | null = null;
-        if (msg.quotedProviderMessageId) {
-          const [q] = await tx
-            .select({ id: messages.id, body: messages.body, fromMe: messages.fromMe, mediaType: messages.mediaType, isDeleted: messages.isDeleted })
-            .from(messages)
-            .where(ofProviderId(source, msg.quotedProviderMessageId))
-            .limit(1);
-          quoted = q ?? null;
-        }
-        const changes = {
-          lastMessage: previewOf(msg.kind, msg.body, file?.originalName),
-          lastMessageAt: msg.timestamp,
-          updatedAt: new Date(),
-        };
-        const unread: UnreadChange = msg.fromMe ? "reset" : claim ? "keep" : "increment";
-        const [row] = await storeMessage(tx).execute({
-          ...changes,
-          unread,
-          companyId: source.companyId,
-          ticketId: ticket.id,
-          contactId: contact.id,
-          connectionId: source.connectionId,
-          providerMessageId: msg.providerMessageId,
-          remoteJid: msg.chat.id.slice(0, 100),
-          participant: msg.participant ? (msg.participant.pushName || msg.participant.id).slice(0, 100) : null,
-          body: msg.body,
-          fromMe: msg.fromMe,
-          mediaType: msg.kind,
-          mediaPath: file?.id ?? null,
-          mediaName: file?.originalName ?? null,
-          mimeType: file?.mimeType ?? null,
-          quotedMsgId: quoted?.id ?? null,
-          createdAt: msg.timestamp,
-        });
-        // A live ticket is locked since it was read, a new one is this transaction's: the DTO is that row with the
-        // changes above.
-        const ticketDto = shown
-          ? presentTicketRow({ ...shown, ticket: { ...shown.ticket, ...changes, unreadMessages: msg.fromMe ? 0 : shown.ticket.unreadMessages + 1 } })
-          : (await presentTicketById(tx, source.companyId, ticket.id))!;
-        const message = presentMessage({ message: row!, contactName: contact.name, quoted });
-        await this.ctx.events.record(
-          tx,
-          // A person writing for the first time is a new contact: the contacts page and webhooks hear of it.
-          ...(newContact ? [{ type: "contacts.created" as const, companyId: source.companyId, contact: presentContact(contact) }] : []),
-          { type: "tickets.updated", companyId: source.companyId, ticket: ticketDto },
-          { type: "messages.created", companyId: source.companyId, message, ticket: ticketDto },
-          ...(claim || msg.fromMe
-            ? []
-            : [
-                {
-                  type: "messages.received" as const,
-                  companyId: source.companyId,
-                  messageId: row!.id,
-                  ticketId: ticket.id,
-                  ticketCreated: created,
-                  connectionId: source.connectionId,
-                  contactId: contact.id,
-                  body: row!.body,
-                  mediaType: row!.mediaType,
-                  ticket: { status: ticket.status, userId: ticket.userId, queueId: ticket.queueId, isGroup: ticket.isGroup },
-                },
-              ]),
-        );
-        return { messageId: row!.id, ticket, created, claim };
+        const events: DomainEvent[] = [];
+        const result = await this.store(tx, source, msg, events);
+        await this.ctx.events.record(tx, ...events);
+        return result;
       });
     } catch (err) {
       // Two deliveries of one message raced: the unique index kept one.
@@ -327,8 +282,148 @@ export class InboundPipeline {
     }
     if (!stored) return null;
     // The commit's NOTIFY wakes the outbox groups that handle these events (events/bus.ts), in this process too.
-    if (stored.claim) await stored.claim.afterCommit?.().catch((err) => this.ctx.log.error({ err }, "inbound interceptor failed"));
+    await this.afterCommit(stored);
     return stored.messageId;
+  }
+
+  private async afterCommit(stored: StoredMessage): Promise<void> {
+    if (stored.claim) await stored.claim.afterCommit?.().catch((err) => this.ctx.log.error({ err }, "inbound interceptor failed"));
+  }
+
+  /**
+   * Queues a text message on its connection's batch (issue 20): while `BATCHES_IN_FLIGHT` transactions of the
+   * connection store its messages, the messages that arrive meanwhile wait and are then stored together, in arrival
+   * order, in the next one, with one outbox write and one commit for all of them. A lone message goes at once, as
+   * before. Each chat has at most one message in flight (the channel manager's lanes), so a batch keeps every
+   * customer's order.
+   */
+  private enqueue(source: ChannelSource, msg: InboundMessage): Promise<number | null> {
+    const key = `${source.companyId}:${source.connectionId}`;
+    let batch = this.batches.get(key);
+    if (!batch) this.batches.set(key, (batch = { waiting: [], running: 0 }));
+    const queue = batch;
+    return new Promise((resolve, reject) => {
+      queue.waiting.push({ msg, resolve, reject });
+      if (queue.running < BATCHES_IN_FLIGHT) void this.drain(key, source, queue);
+    });
+  }
+
+  private async drain(key: string, source: ChannelSource, queue: ConnectionBatch): Promise<void> {
+    queue.running++;
+    try {
+      while (queue.waiting.length > 0) await this.storeBatch(source, queue.waiting.splice(0, MAX_BATCH));
+    } finally {
+      queue.running--;
+      if (queue.running === 0 && queue.waiting.length === 0 && this.batches.get(key) === queue) this.batches.delete(key);
+    }
+  }
+
+  private async storeBatch(source: ChannelSource, batch: Waiting[]): Promise<void> {
+    const alone = async (item: Waiting) => {
+      try {
+        item.resolve(await this.storeAlone(source, item.msg));
+      } catch (err) {
+        item.reject(err);
+      }
+    };
+    if (batch.length === 1) return alone(batch[0]!);
+    let stored: (StoredMessage | null)[];
+    try {
+      stored = await this.db.transaction(async (tx) => {
+        const events: DomainEvent[] = [];
+        const results: (StoredMessage | null)[] = [];
+        for (const item of batch) results.push(await this.store(tx, source, item.msg, events));
+        await this.ctx.events.record(tx, ...events);
+        return results;
+      });
+    } catch {
+      // One of them was refused (a redelivery's unique index, a deadlock with another connection's batch…): the
+      // transaction stored none of them, so each goes again alone, as if it had come by itself.
+      for (const item of batch) await alone(item);
+      return;
+    }
+    for (const [i, item] of batch.entries()) {
+      const result = stored[i] ?? null;
+      if (result) await this.afterCommit(result);
+      item.resolve(result?.messageId ?? null);
+    }
+  }
+
+  /** Stores one message in `tx`, its events added to `events`; null when it is a redelivery (media checked first). */
+  private async store(tx: Tx, source: ChannelSource, msg: InboundMessage, events: DomainEvent[]): Promise<StoredMessage | null> {
+    // A redelivered text message is refused by the unique index at its insert, which rolls all of this back
+    // (caught below): one statement less for every message (issue 20). A media message is checked first,
+    // so a redelivery does not write its file again.
+    if (msg.media) {
+      const [duplicate] = await tx.select({ id: messages.id }).from(messages).where(ofProviderId(source, msg.providerMessageId)).limit(1);
+      if (duplicate) return null;
+    }
+    const { contact, created: newContact } = await resolveInboundContact(tx, source.companyId, source.connectionId, msg.chat, msg.chat.pushName);
+    const { ticket, shown, created, claim } = await this.liveTicket(tx, source, contact, msg, newContact);
+    const file = msg.media ? await this.media.save(tx, source.companyId, msg.media.data, msg.media.fileName, msg.media.mimeType) : null;
+    let quoted: QuotedRow | null = null;
+    if (msg.quotedProviderMessageId) {
+      const [q] = await tx
+        .select({ id: messages.id, body: messages.body, fromMe: messages.fromMe, mediaType: messages.mediaType, isDeleted: messages.isDeleted })
+        .from(messages)
+        .where(ofProviderId(source, msg.quotedProviderMessageId))
+        .limit(1);
+      quoted = q ?? null;
+    }
+    const changes = {
+      lastMessage: previewOf(msg.kind, msg.body, file?.originalName),
+      lastMessageAt: msg.timestamp,
+      updatedAt: new Date(),
+    };
+    const unread: UnreadChange = msg.fromMe ? "reset" : claim ? "keep" : "increment";
+    const [row] = await storeMessage(tx).execute({
+      ...changes,
+      unread,
+      companyId: source.companyId,
+      ticketId: ticket.id,
+      contactId: contact.id,
+      connectionId: source.connectionId,
+      providerMessageId: msg.providerMessageId,
+      remoteJid: msg.chat.id.slice(0, 100),
+      participant: msg.participant ? (msg.participant.pushName || msg.participant.id).slice(0, 100) : null,
+      body: msg.body,
+      fromMe: msg.fromMe,
+      mediaType: msg.kind,
+      mediaPath: file?.id ?? null,
+      mediaName: file?.originalName ?? null,
+      mimeType: file?.mimeType ?? null,
+      quotedMsgId: quoted?.id ?? null,
+      createdAt: msg.timestamp,
+    });
+    // A live ticket is locked since it was read, a new one is this transaction's: the DTO is that row with the
+    // changes above.
+    const ticketDto = shown
+      ? presentTicketRow({ ...shown, ticket: { ...shown.ticket, ...changes, unreadMessages: msg.fromMe ? 0 : shown.ticket.unreadMessages + 1 } })
+      : (await presentTicketById(tx, source.companyId, ticket.id))!;
+    const message = presentMessage({ message: row!, contactName: contact.name, quoted });
+    events.push(
+      // A person writing for the first time is a new contact: the contacts page and webhooks hear of it.
+      ...(newContact ? [{ type: "contacts.created" as const, companyId: source.companyId, contact: presentContact(contact) }] : []),
+      { type: "tickets.updated", companyId: source.companyId, ticket: ticketDto },
+      { type: "messages.created", companyId: source.companyId, message, ticket: ticketDto },
+      ...(claim || msg.fromMe
+        ? []
+        : [
+            {
+              type: "messages.received" as const,
+              companyId: source.companyId,
+              messageId: row!.id,
+              ticketId: ticket.id,
+              ticketCreated: created,
+              connectionId: source.connectionId,
+              contactId: contact.id,
+              body: row!.body,
+              mediaType: row!.mediaType,
+              ticket: { status: ticket.status, userId: ticket.userId, queueId: ticket.queueId, isGroup: ticket.isGroup },
+            },
+          ]),
+    );
+    return { messageId: row!.id, ticket, created, claim };
   }
 
   private async updateByProviderId(

@@ -7,11 +7,11 @@ import { and, desc, eq, gt, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MessageDTO, TicketDTO } from "@balcao/shared";
 import type { InboundMessage } from "../../channels/types";
-import { attendanceCycles, connections, contacts, outboxEvents, tickets } from "../../db/schema";
+import { attendanceCycles, contacts, outboxEvents, tickets } from "../../db/schema";
 import type { DomainEvents } from "../../events/bus";
 import { automations } from "../chatbot/module";
 import { dispatcherFor } from "../campaigns/dispatcher";
-import { buildTenant } from "../../test/factories";
+import { buildConnectedTenant } from "../../test/factories";
 import { statementsOf } from "../../test/statementCount";
 import { createTestApp, type TestApp } from "../../test/testApp";
 import { pipelines } from "./module";
@@ -36,14 +36,7 @@ const inbound = (body: string, overrides: Partial<InboundMessage> = {}): Inbound
 });
 
 /** A new company with a connected connection (no greeting): where the counted messages arrive. */
-async function connectedTenant(name: string) {
-  const tenant = await buildTenant(t.app);
-  const [connection] = await t.ctx.database.db
-    .insert(connections)
-    .values({ companyId: tenant.company.id, name, status: "CONNECTED", greetingMessage: "" })
-    .returning();
-  return { tenant, source: { companyId: tenant.company.id, connectionId: connection!.id } };
-}
+const connectedTenant = (name: string) => buildConnectedTenant(t.app, name);
 
 describe("inbound pipeline statements", () => {
   it("a known customer's message to their open ticket: at most 6 statements, events included", async () => {
