@@ -269,12 +269,7 @@ export class InboundPipeline {
   private async storeAlone(source: ChannelSource, msg: InboundMessage): Promise<number | null> {
     let stored: StoredMessage | null;
     try {
-      stored = await this.db.transaction(async (tx) => {
-        const events: DomainEvent[] = [];
-        const result = await this.store(tx, source, msg, events);
-        await this.ctx.events.record(tx, ...events);
-        return result;
-      });
+      [stored = null] = await this.storeTogether(source, [msg]);
     } catch (err) {
       // Two deliveries of one message raced: the unique index kept one.
       if (isUniqueViolation(err, "messages_company_connection_provider_id_uq")) return null;
@@ -284,6 +279,17 @@ export class InboundPipeline {
     // The commit's NOTIFY wakes the outbox groups that handle these events (events/bus.ts), in this process too.
     await this.afterCommit(stored);
     return stored.messageId;
+  }
+
+  /** Stores messages in one transaction, in order, with all their events in one outbox write. */
+  private storeTogether(source: ChannelSource, msgs: InboundMessage[]): Promise<(StoredMessage | null)[]> {
+    return this.db.transaction(async (tx) => {
+      const events: DomainEvent[] = [];
+      const results: (StoredMessage | null)[] = [];
+      for (const msg of msgs) results.push(await this.store(tx, source, msg, events));
+      await this.ctx.events.record(tx, ...events);
+      return results;
+    });
   }
 
   private async afterCommit(stored: StoredMessage): Promise<void> {
@@ -299,9 +305,8 @@ export class InboundPipeline {
    */
   private enqueue(source: ChannelSource, msg: InboundMessage): Promise<number | null> {
     const key = `${source.companyId}:${source.connectionId}`;
-    let batch = this.batches.get(key);
-    if (!batch) this.batches.set(key, (batch = { waiting: [], running: 0 }));
-    const queue = batch;
+    const queue = this.batches.get(key) ?? { waiting: [], running: 0 };
+    this.batches.set(key, queue);
     return new Promise((resolve, reject) => {
       queue.waiting.push({ msg, resolve, reject });
       if (queue.running < BATCHES_IN_FLIGHT) void this.drain(key, source, queue);
@@ -329,13 +334,10 @@ export class InboundPipeline {
     if (batch.length === 1) return alone(batch[0]!);
     let stored: (StoredMessage | null)[];
     try {
-      stored = await this.db.transaction(async (tx) => {
-        const events: DomainEvent[] = [];
-        const results: (StoredMessage | null)[] = [];
-        for (const item of batch) results.push(await this.store(tx, source, item.msg, events));
-        await this.ctx.events.record(tx, ...events);
-        return results;
-      });
+      stored = await this.storeTogether(
+        source,
+        batch.map((item) => item.msg),
+      );
     } catch {
       // One of them was refused (a redelivery's unique index, a deadlock with another connection's batch…): the
       // transaction stored none of them, so each goes again alone, as if it had come by itself.
