@@ -87,6 +87,26 @@ describe("read cache of settings and connection queues", () => {
     expect(await statementsOf(t, () => cache.setting(d.company.id, "scheduleType"))).toBe(0);
     expect(await statementsOf(t, () => cache.connectionQueues(d.company.id, d.connection.id))).toBe(1);
     expect(await statementsOf(t, () => cache.connectionQueues(d.company.id, d.connection.id))).toBe(0);
+    expect(await statementsOf(t, () => cache.queueTransfer(d.company.id, d.connection.id))).toBe(1);
+    expect(await statementsOf(t, () => cache.queueTransfer(d.company.id, d.connection.id))).toBe(0);
+    expect(await statementsOf(t, () => cache.activeWebhooks(d.company.id))).toBe(1);
+    expect(await statementsOf(t, () => cache.activeWebhooks(d.company.id))).toBe(0);
+  });
+
+  it("a connection's timed queue transfer changed through the HTTP API: this process at once, another once it hears the commit", async () => {
+    const d = await desk();
+    const queue = await buildQueue(t.ctx, d.company.id, { name: "Triagem", greetingMessage: "", orderQueue: 0 });
+    const a = readCache(t.ctx);
+    const b = readCache(second.ctx);
+    expect(await a.queueTransfer(d.company.id, d.connection.id)).toEqual({ timeSendQueue: 0, sendIdQueue: 0 });
+    expect(await b.queueTransfer(d.company.id, d.connection.id)).toEqual({ timeSendQueue: 0, sendIdQueue: 0 });
+    const seen = b.invalidations;
+    const changed = await call(t.app, d.adminSession, "PUT", `/whatsapp/${d.connection.id}`, { timeSendQueue: 5, sendIdQueue: queue.id });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(await a.queueTransfer(d.company.id, d.connection.id)).toEqual({ timeSendQueue: 5, sendIdQueue: queue.id });
+    await b.invalidated(seen);
+    expect(await b.queueTransfer(d.company.id, d.connection.id)).toEqual({ timeSendQueue: 5, sendIdQueue: queue.id });
+    expect(await a.queueTransfer(d.company.id, d.connection.id + 1_000_000)).toBeNull();
   });
 
   it("a setting changed through the HTTP API: the next inbound message follows it", async () => {

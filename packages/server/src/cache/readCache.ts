@@ -1,7 +1,8 @@
 /**
  * Issue 20: what every inbound message or API call used to read again and barely changes — the company's settings,
- * the queues of a connection (the bot's menu) and an authenticated session's user and company — kept per process and
- * dropped by the events that tell of a change.
+ * the queues of a connection (the bot's menu), a connection's timed queue transfer, the company's active webhooks
+ * and an authenticated session's user and company — kept per process and dropped by the events that tell of a
+ * change.
  *
  * Invalidation rides on the outbox (events/bus.ts `watch`): an event written in this process drops the
  * company's entries at once (`publish` follows a committed change, so the caller's next request reads the new
@@ -11,7 +12,7 @@
  * cache (its transaction may still be open: a read then would cache the old rows). If the LISTEN connection is
  * re-made (notifications may have been missed), everything is dropped. Entries also expire after `ttlMs`, a
  * bound for a change written with no event at all (a direct SQL update, a tool): every writer the app has
- * of what is cached here emits one (`settings.updated`, `queues.*`, `connections.updated|deleted`, `auth.*`,
+ * of what is cached here emits one (`settings.updated`, `queues.*`, `connections.updated|deleted`, `webhooks.*`, `auth.*`,
  * `users.*`, `billing.paid`, `companies.*`; the operator's reset-password writes its `auth.sessionsEnded` too).
  *
  * A load that raced an invalidation is not kept (per-company generation), and concurrent readers of one entry
@@ -19,22 +20,26 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { AppContext } from "../context";
-import { connectionQueues, queues, settings } from "../db/schema";
+import { connectionQueues, connections, queues, settings, webhooks } from "../db/schema";
 import type { WrittenEvents } from "../events/bus";
 import { queueOrder } from "../modules/queues/service";
 import { perContext } from "../perContext";
 
 export type CachedQueue = Readonly<typeof queues.$inferSelect>;
+export type CachedWebhook = Readonly<typeof webhooks.$inferSelect>;
+/** A connection's timed queue transfer (spec §3 `timeSendQueue` minutes → `sendIdQueue`); null: no such connection. */
+export type CachedQueueTransfer = Readonly<{ timeSendQueue: number; sendIdQueue: number }> | null;
 
-type Part = "settings" | "queues" | "sessions";
-const ALL_PARTS: readonly Part[] = ["settings", "queues", "sessions"];
+type Part = "settings" | "queues" | "connections" | "webhooks" | "sessions";
+const ALL_PARTS: readonly Part[] = ["settings", "queues", "connections", "webhooks", "sessions"];
 
 /** Which cached parts an event type drops. */
 function affected(type: string): readonly Part[] {
   if (type === "settings.updated") return ["settings"];
   // A deleted queue leaves its attendants' queue lists (user_queues), which their sessions carry.
   if (type.startsWith("queues.")) return ["queues", "sessions"];
-  if (type === "connections.updated" || type === "connections.deleted") return ["queues"];
+  if (type === "connections.updated" || type === "connections.deleted") return ["queues", "connections"];
+  if (type.startsWith("webhooks.")) return ["webhooks"];
   // Sessions ended (logout, another login, a password change), a user changed or deleted, a payment moving the
   // due date: what a session's actor is made of.
   if (type.startsWith("auth.") || type.startsWith("users.") || type.startsWith("billing.")) return ["sessions"];
@@ -56,6 +61,10 @@ interface CompanyEntry {
   /** One slot, under "company": every setting of the company. */
   settings: Map<"company", Slot<ReadonlyMap<string, string>>>;
   queues: Map<number, Slot<readonly CachedQueue[]>>;
+  /** By connection id. */
+  connections: Map<number, Slot<CachedQueueTransfer>>;
+  /** One slot, under "company": the company's active webhooks. */
+  webhooks: Map<"company", Slot<readonly CachedWebhook[]>>;
   /** By session id: what authenticating that session read (auth/service.ts), if found. */
   sessions: Map<string, Slot<unknown>>;
   /** A change of this process written, its commit not yet heard: read around the cache until then. */
@@ -117,6 +126,28 @@ export class ReadCache {
       connectionId,
       this.options.ttlMs,
       () => this.loadQueues(companyId, connectionId),
+    );
+  }
+
+  /** The connection's timed queue transfer (tickets/queueTransfer.ts reads it for every waiting ticket's change). */
+  queueTransfer(companyId: number, connectionId: number): Promise<CachedQueueTransfer> {
+    return this.through(
+      companyId,
+      (entry) => entry.connections,
+      connectionId,
+      this.options.ttlMs,
+      () => this.loadQueueTransfer(companyId, connectionId),
+    );
+  }
+
+  /** The company's active webhooks (the webhook fan-out reads them for every event it handles). Never mutate them. */
+  activeWebhooks(companyId: number): Promise<readonly CachedWebhook[]> {
+    return this.through(
+      companyId,
+      (entry) => entry.webhooks,
+      "company",
+      this.options.ttlMs,
+      () => this.loadActiveWebhooks(companyId),
     );
   }
 
@@ -191,7 +222,15 @@ export class ReadCache {
   private entry(companyId: number): CompanyEntry {
     let entry = this.companies.get(companyId);
     if (!entry) {
-      entry = { generation: 0, settings: new Map(), queues: new Map(), sessions: new Map(), heldUntil: 0 };
+      entry = {
+        generation: 0,
+        settings: new Map(),
+        queues: new Map(),
+        connections: new Map(),
+        webhooks: new Map(),
+        sessions: new Map(),
+        heldUntil: 0,
+      };
       this.companies.set(companyId, entry);
     }
     return entry;
@@ -215,6 +254,22 @@ export class ReadCache {
     return Object.freeze(rows.map((r) => Object.freeze(r.queue)));
   }
 
+  private async loadQueueTransfer(companyId: number, connectionId: number): Promise<CachedQueueTransfer> {
+    const [row] = await this.ctx.database.db
+      .select({ timeSendQueue: connections.timeSendQueue, sendIdQueue: connections.sendIdQueue })
+      .from(connections)
+      .where(and(eq(connections.companyId, companyId), eq(connections.id, connectionId)));
+    return row ? Object.freeze(row) : null;
+  }
+
+  private async loadActiveWebhooks(companyId: number): Promise<readonly CachedWebhook[]> {
+    const rows = await this.ctx.database.db
+      .select()
+      .from(webhooks)
+      .where(and(eq(webhooks.companyId, companyId), eq(webhooks.active, true)));
+    return Object.freeze(rows.map((r) => Object.freeze(r)));
+  }
+
   private onWritten({ phase, events }: WrittenEvents): void {
     if (events === null) {
       for (const entry of this.companies.values()) this.drop(entry, ALL_PARTS, phase);
@@ -236,9 +291,7 @@ export class ReadCache {
 
   private drop(entry: CompanyEntry, parts: readonly Part[], phase: WrittenEvents["phase"]): void {
     entry.generation++;
-    if (parts.includes("settings")) entry.settings.clear();
-    if (parts.includes("queues")) entry.queues.clear();
-    if (parts.includes("sessions")) entry.sessions.clear();
+    for (const part of parts) entry[part].clear();
     // Written here: held out until the commit is heard (or holdMs, for a rollback). Heard: released.
     entry.heldUntil = phase === "written" ? this.now() + this.options.holdMs : 0;
   }

@@ -9,6 +9,7 @@
  * wins — so running it twice changes nothing.
  */
 import { and, eq, isNull } from "drizzle-orm";
+import { readCache } from "../../cache/readCache";
 import type { AppContext } from "../../context";
 import { connections, queues, tickets } from "../../db/schema";
 import type { DeliveredEvent } from "../../events/bus";
@@ -32,10 +33,8 @@ async function scheduleTransfer(ctx: AppContext, event: DeliveredEvent): Promise
   if (event.type !== "tickets.updated") return;
   const t = event.ticket;
   if (t.status !== "pending" || t.queueId !== null || t.userId !== null || t.whatsappId === null || t.isGroup) return;
-  const [connection] = await ctx.database.db
-    .select({ timeSendQueue: connections.timeSendQueue, sendIdQueue: connections.sendIdQueue })
-    .from(connections)
-    .where(and(eq(connections.companyId, event.companyId), eq(connections.id, t.whatsappId)));
+  // Every change of a waiting ticket comes here; the connection's setting is read through the cache.
+  const connection = await readCache(ctx).queueTransfer(event.companyId, t.whatsappId);
   if (!connection || connection.timeSendQueue <= 0 || connection.sendIdQueue <= 0) return;
   await ctx.jobs.enqueue(
     QUEUE_TRANSFER_JOB,

@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { and, asc, desc, eq } from "drizzle-orm";
 import { webhookBody, type WebhookDeliveryDTO, type WebhookDeliveryListResponse, type WebhookDTO, type WebhookEventName } from "@balcao/shared";
 import type { z } from "zod";
+import { readCache } from "../../cache/readCache";
 import type { AppContext } from "../../context";
 import { webhookDeliveries, webhooks } from "../../db/schema";
 import type { DeliveredEvent } from "../../events/bus";
@@ -16,6 +17,7 @@ import type { Actor } from "../auth/service";
 import { requireAdmin } from "../../http/auth";
 import { postSigned, RESPONSE_KEEP } from "./sender";
 import { assertPublicTarget, PrivateTargetError } from "./ssrf";
+import "./events";
 
 export const WEBHOOK_GROUP = "webhooks";
 export const WEBHOOK_JOB = "webhooks.deliver";
@@ -128,35 +130,46 @@ export class WebhooksService {
   async create(actor: Actor, input: Input): Promise<WebhookDTO> {
     requireAdmin(actor);
     await this.assertTarget(input.url);
-    const [row] = await this.db
-      .insert(webhooks)
-      .values({
-        companyId: actor.companyId,
-        url: input.url,
-        events: [...new Set(input.events)],
-        active: input.active,
-        secret: randomBytes(24).toString("hex"),
-      })
-      .returning();
-    return presentWebhook(row!);
+    const row = await this.db.transaction(async (tx) => {
+      const [inserted] = await tx
+        .insert(webhooks)
+        .values({
+          companyId: actor.companyId,
+          url: input.url,
+          events: [...new Set(input.events)],
+          active: input.active,
+          secret: randomBytes(24).toString("hex"),
+        })
+        .returning();
+      await this.ctx.events.record(tx, { type: "webhooks.created", companyId: actor.companyId, id: inserted!.id });
+      return inserted!;
+    });
+    return presentWebhook(row);
   }
 
   async update(actor: Actor, id: number, input: Input): Promise<WebhookDTO> {
     requireAdmin(actor);
     await this.findScoped(actor, id);
     await this.assertTarget(input.url);
-    const [row] = await this.db
-      .update(webhooks)
-      .set({ url: input.url, events: [...new Set(input.events)], active: input.active, updatedAt: new Date() })
-      .where(and(eq(webhooks.companyId, actor.companyId), eq(webhooks.id, id)))
-      .returning();
-    return presentWebhook(row!);
+    const row = await this.db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(webhooks)
+        .set({ url: input.url, events: [...new Set(input.events)], active: input.active, updatedAt: new Date() })
+        .where(and(eq(webhooks.companyId, actor.companyId), eq(webhooks.id, id)))
+        .returning();
+      await this.ctx.events.record(tx, { type: "webhooks.updated", companyId: actor.companyId, id });
+      return updated!;
+    });
+    return presentWebhook(row);
   }
 
   async remove(actor: Actor, id: number): Promise<void> {
     requireAdmin(actor);
     await this.findScoped(actor, id);
-    await this.db.delete(webhooks).where(and(eq(webhooks.companyId, actor.companyId), eq(webhooks.id, id)));
+    await this.db.transaction(async (tx) => {
+      await tx.delete(webhooks).where(and(eq(webhooks.companyId, actor.companyId), eq(webhooks.id, id)));
+      await this.ctx.events.record(tx, { type: "webhooks.deleted", companyId: actor.companyId, id });
+    });
   }
 
   async deliveries(actor: Actor, webhookId: number, pageNumber: number): Promise<WebhookDeliveryListResponse> {
@@ -193,10 +206,8 @@ export class WebhooksService {
   async fanOut(event: DeliveredEvent): Promise<void> {
     const mapped = mapEvent(event);
     if (!mapped) return;
-    const hooks = await this.db
-      .select()
-      .from(webhooks)
-      .where(and(eq(webhooks.companyId, event.companyId), eq(webhooks.active, true)));
+    // Read through the cache: this runs for every message and ticket change, and webhooks barely change.
+    const hooks = await readCache(this.ctx).activeWebhooks(event.companyId);
     for (const hook of hooks) {
       const events = hook.events as string[];
       // The first event about a ticket opened after the subscription is its `ticket.created` (once per ticket).
@@ -208,7 +219,7 @@ export class WebhooksService {
     }
   }
 
-  private async record(hook: WebhookRow, event: DeliveredEvent, mapped: Mapped): Promise<boolean> {
+  private async record(hook: Readonly<WebhookRow>, event: DeliveredEvent, mapped: Mapped): Promise<boolean> {
     const [row] = await this.db
       .insert(webhookDeliveries)
       .values({

@@ -203,6 +203,29 @@ describe("deliveries", () => {
     expect((await api(other.adminSession, "GET", `/webhooks/${foreign.id}/deliveries`)).json().deliveries).toEqual([]);
   });
 
+  it("follows subscription changes at once, though the fan-out keeps the company's webhooks in its read cache", async () => {
+    const d = await desk();
+    const events = () => at("/follow").map((r) => r.body.event);
+    // A message before any webhook: the fan-out has read (and cached) the company's empty list.
+    await inbound(d.source, "5511977770010", "Antes");
+    await t.ctx.events.drain();
+    const hook = (await api(d.adminSession, "POST", "/webhooks", { url: `${base}/follow`, events: ["message.received"] })).json();
+    await inbound(d.source, "5511977770010", "Depois");
+    await poll(events).toEqual(["message.received"]);
+
+    // Switched off: nothing more; on again with another event: that one only.
+    expect(
+      (await api(d.adminSession, "PUT", `/webhooks/${hook.id}`, { url: `${base}/follow`, events: ["message.received"], active: false })).statusCode,
+    ).toBe(200);
+    await inbound(d.source, "5511977770010", "Desligado");
+    await t.ctx.events.drain();
+    expect(
+      (await api(d.adminSession, "PUT", `/webhooks/${hook.id}`, { url: `${base}/follow`, events: ["ticket.updated"], active: true })).statusCode,
+    ).toBe(200);
+    await inbound(d.source, "5511977770010", "Ligado");
+    await poll(events).toEqual(["message.received", "ticket.updated"]);
+  });
+
   it("retries with backoff while the receiver fails, logs the failure, and resends on request", async () => {
     const d = await desk();
     script.set("/flaky", [503]);
