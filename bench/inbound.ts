@@ -224,7 +224,7 @@ export async function inboundBench(): Promise<void> {
   const pipeline = pipelines.get(ctx)!;
   // Delivery rounds the pipeline kicks are the outbox's, not the pipeline's: they start outside the count.
   const kick = ctx.events.kick.bind(ctx.events);
-  ctx.events.kick = () => counted.exit(kick);
+  ctx.events.kick = (types) => counted.exit(() => kick(types));
   const insideBefore = statements.inside;
   const baseStarted = process.hrtime.bigint();
   for (let i = 0; i < MESSAGES; i++) {

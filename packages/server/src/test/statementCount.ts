@@ -37,7 +37,7 @@ export async function statementsOf(t: TestApp, work: () => Promise<unknown>): Pr
   } as typeof poolQuery;
   const events = t.ctx.events;
   const kick = events.kick;
-  events.kick = () => inside.exit(() => kick.call(events));
+  events.kick = (types) => inside.exit(() => kick.call(events, types));
   try {
     await inside.run(true, work);
   } finally {
