@@ -56,6 +56,18 @@ function busWith(database: Database, group: string, tag: string) {
   return { bus, seen, ns: () => seen.map((e) => (e.type === "test.happened" ? e.n : -1)) };
 }
 
+/** Counts the delivery rounds of `group` (by its lock statement) until `stop` is called. */
+function countRounds(group: string): { rounds: () => number; stop: () => void } {
+  let rounds = 0;
+  const clientQuery = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const [config, values] = args as [{ name?: string } | undefined, unknown[] | undefined];
+    if (config?.name === "outbox_round_lock" && values?.includes(group)) rounds++;
+    return (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof clientQuery;
+  return { rounds: () => rounds, stop: () => void (pg.Client.prototype.query = clientQuery) };
+}
+
 describe("outbox", () => {
   it("delivers recorded events after commit, with an id, and never those of a rolled-back transaction", async () => {
     const tag = `t${++tagSeq}`;
@@ -268,13 +280,7 @@ describe("outbox", () => {
       if (phase === "committed" && events?.some((e) => e.type === "test.happened")) committed++;
     });
     // This group's rounds (the test app's own groups run rounds for these commits too).
-    let rounds = 0;
-    const clientQuery = pg.Client.prototype.query;
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const [config, values] = args as [{ name?: string } | undefined, unknown[] | undefined];
-      if (config?.name === "outbox_round_lock" && values?.includes(`k-${tag}`)) rounds++;
-      return (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof clientQuery;
+    const counted = countRounds(`k-${tag}`);
     // Every connection of the bus's pool held: the round the first commit kicks waits for one, before its lock and
     // horizon, while the next commits kick again.
     const held = await Promise.all(Array.from({ length: other.pool!.options.max }, () => other.pool!.connect()));
@@ -286,11 +292,44 @@ describe("outbox", () => {
       await poll(() => seen).toEqual([1, 2, 3]);
       await bus.drain();
       // One round read all three: the kicks came before it read its horizon.
-      expect(rounds).toBe(1);
+      expect(counted.rounds()).toBe(1);
     } finally {
       release();
-      pg.Client.prototype.query = clientQuery;
+      counted.stop();
       stopWatching();
+      await bus.stop();
+    }
+  });
+
+  it("a paced group starts a round after a quiet spell at once, and delivers what its pace window gathers in one round", async () => {
+    const tag = `t${++tagSeq}`;
+    const paceMs = 1_000;
+    // Woken by notifications only (no fallback poll within the test).
+    const bus = newBus(other, 60_000);
+    const seen: number[] = [];
+    bus.subscribe(`pace-${tag}`, (e) => void (e.type === "test.happened" && e.tag === tag && seen.push(e.n)), { paceMs });
+    await bus.start();
+    await bus.drain();
+    const counted = countRounds(`pace-${tag}`);
+    const write = (n: number) => t.ctx.database.db.transaction((tx) => writeOutboxEvents(tx, [happened(tag, n)]));
+    try {
+      // Quiet for longer than the pace (the drain's round started it): the next event goes at once, well before a pace.
+      await new Promise((r) => setTimeout(r, paceMs + 50));
+      const started = Date.now();
+      await write(1);
+      await poll(() => seen).toEqual([1]);
+      expect(Date.now() - started).toBeLessThan(paceMs);
+      // Five commits inside the window that round opened: one more round, which takes all five.
+      for (let n = 2; n <= 6; n++) await write(n);
+      await poll(() => seen).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(counted.rounds()).toBe(2);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(paceMs);
+      // A drain (tests, shutdown) does not wait for the pace.
+      await write(7);
+      await bus.drain();
+      expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    } finally {
+      counted.stop();
       await bus.stop();
     }
   });

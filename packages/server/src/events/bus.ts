@@ -59,7 +59,17 @@ export interface SubscribeOptions {
    * rare event costs nothing per inbound message (issue 20).
    */
   types?: readonly DomainEvent["type"][];
+  /**
+   * At most one round per `paceMs` (default 0: at once). For a group whose events need no immediacy — a
+   * webhook, a timer minutes away, a campaign's reply — the events of that window are delivered in one round
+   * instead of one round per few of them (issue 20: a round costs about six statements, and at load every
+   * group ran one per few inbound messages). A round after a quiet spell still starts at once.
+   */
+  paceMs?: number;
 }
+
+/** The pace (`SubscribeOptions.paceMs`) of a group whose events need no immediacy. */
+export const BACKGROUND_PACE_MS = 100;
 
 interface Group {
   name: string;
@@ -75,6 +85,8 @@ interface Group {
   again: boolean;
   retryTimer?: NodeJS.Timeout;
   failures: number;
+  /** When its last round started (ms epoch), for `paceMs`. */
+  lastRoundAt: number;
 }
 
 interface EventRow {
@@ -229,7 +241,15 @@ export class EventBus {
   /** Subscribes a consumer group; returns a function that unsubscribes it (in this process). */
   subscribe(group: string, handler: DomainEventHandler, options: SubscribeOptions = {}): () => void {
     if (this.groups.has(group)) throw new Error(`outbox consumer group ${group} subscribed twice`);
-    this.groups.set(group, { name: group, handler, options, types: options.types ? new Set(options.types) : null, again: false, failures: 0 });
+    this.groups.set(group, {
+      name: group,
+      handler,
+      options,
+      types: options.types ? new Set(options.types) : null,
+      again: false,
+      failures: 0,
+      lastRoundAt: 0,
+    });
     if (this.started) this.kick();
     return () => {
       const g = this.groups.get(group);
@@ -280,7 +300,7 @@ export class EventBus {
         await group.running;
         if (await this.hasPending(group.name)) {
           pending = true;
-          await this.run(group);
+          await this.run(group, true);
         }
       }
       if (!pending) return;
@@ -322,11 +342,18 @@ export class EventBus {
     }
   }
 
-  private run(group: Group): Promise<void> {
+  /** Starts a round unless one runs (then another follows it) or the group's pace says later (`now`: drain). */
+  private run(group: Group, now = false): Promise<void> {
     if (group.running) {
       group.again = true;
       return group.running;
     }
+    const wait = group.lastRoundAt + (group.options.paceMs ?? 0) - Date.now();
+    if (wait > 0 && !now) {
+      this.retryLater(group, wait);
+      return Promise.resolve();
+    }
+    group.lastRoundAt = Date.now();
     group.again = false;
     group.running = this.dispatch(group)
       .then((more) => {

@@ -51,6 +51,7 @@ import { mediaKindOf } from "../media/sniff";
 import { presentTicketById } from "../tickets/presenter";
 import { campaignCounts, presentCampaignById } from "./presenter";
 import { perContext } from "../../perContext";
+import { BACKGROUND_PACE_MS } from "../../events/bus";
 
 export const CAMPAIGN_START_JOB = "campaigns.start";
 export const CAMPAIGN_TICK_JOB = "campaigns.tick";
@@ -861,7 +862,8 @@ export function startCampaignDispatcher(ctx: AppContext): () => void {
     async (event) => {
       if (event.type === "messages.received") await d.onReply(event.companyId, event.messageId, event.connectionId, event.contactId);
     },
-    { types: ["messages.received"] },
+    // A reply confirms a shipping; the next send is seconds away anyway.
+    { types: ["messages.received"], paceMs: BACKGROUND_PACE_MS },
   );
   const unsubscribeConnections = ctx.events.subscribe(
     "campaignConnections",

@@ -12,7 +12,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { readCache } from "../../cache/readCache";
 import type { AppContext } from "../../context";
 import { connections, queues, tickets } from "../../db/schema";
-import type { DeliveredEvent } from "../../events/bus";
+import { BACKGROUND_PACE_MS, type DeliveredEvent } from "../../events/bus";
 import { cycles } from "./cycles";
 import { presentTicketById } from "./presenter";
 
@@ -26,7 +26,11 @@ interface QueueTransferPayload {
 
 export function registerQueueTransfer(ctx: AppContext): () => void {
   ctx.jobs.register<QueueTransferPayload>(QUEUE_TRANSFER_JOB, (job) => transferIfStillWaiting(ctx, job.payload), { retryLimit: 5 });
-  return ctx.events.subscribe("queueTransfer", (event) => scheduleTransfer(ctx, event), { types: ["tickets.updated"] });
+  return ctx.events.subscribe("queueTransfer", (event) => scheduleTransfer(ctx, event), {
+    types: ["tickets.updated"],
+    // The transfer it schedules is minutes away.
+    paceMs: BACKGROUND_PACE_MS,
+  });
 }
 
 async function scheduleTransfer(ctx: AppContext, event: DeliveredEvent): Promise<void> {

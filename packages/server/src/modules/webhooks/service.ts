@@ -11,7 +11,7 @@ import type { z } from "zod";
 import { readCache } from "../../cache/readCache";
 import type { AppContext } from "../../context";
 import { webhookDeliveries, webhooks } from "../../db/schema";
-import type { DeliveredEvent } from "../../events/bus";
+import { BACKGROUND_PACE_MS, type DeliveredEvent } from "../../events/bus";
 import { AppError, notFound } from "../../http/errors";
 import type { Actor } from "../auth/service";
 import { requireAdmin } from "../../http/auth";
@@ -299,5 +299,6 @@ export function startWebhooks(ctx: AppContext): () => void {
   // The cases of mapEvent.
   return ctx.events.subscribe(WEBHOOK_GROUP, (event) => service.fanOut(event), {
     types: ["messages.created", "messages.updated", "tickets.updated", "contacts.created"],
+    paceMs: BACKGROUND_PACE_MS,
   });
 }
