@@ -13,6 +13,7 @@ import { clusterAdapter } from "./clusterAdapter";
 import { attachPresence } from "./presence";
 import { SocketRevocation } from "./revocation";
 import { rooms, type SocketEmit } from "./rooms";
+import { LIVE_PACE_MS } from "../events/bus";
 
 interface SocketData {
   actor: Actor;
@@ -122,9 +123,13 @@ export async function attachRealtime(httpServer: HttpServer, ctx: AppContext, au
 
   // One process at a time delivers the outbox to sockets; the adapter carries each emit to every process.
   const deliveries = modules.flatMap((m) => (m.deliver ? [m.deliver] : []));
-  const unsubscribe = ctx.events.subscribe("realtime", (event) => {
-    for (const deliver of deliveries) for (const emit of deliver(event)) send(io as unknown as Server, emit);
-  });
+  const unsubscribe = ctx.events.subscribe(
+    "realtime",
+    (event) => {
+      for (const deliver of deliveries) for (const emit of deliver(event)) send(io as unknown as Server, emit);
+    },
+    { paceMs: LIVE_PACE_MS },
+  );
   const close = io.close.bind(io);
   io.close = (fn?: (err?: Error) => void) => {
     unsubscribe();

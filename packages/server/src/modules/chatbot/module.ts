@@ -1,6 +1,6 @@
 import type { App } from "../../app";
 import type { AppContext } from "../../context";
-import type { DomainEvent } from "../../events/bus";
+import { LIVE_PACE_MS, type DomainEvent } from "../../events/bus";
 import { pipelines } from "../messages/module";
 import { AutomaticMessages } from "./automatic";
 import { Chatbot } from "./bot";
@@ -70,6 +70,7 @@ export function registerChatbot(app: App): void {
   const unsubscribe = app.ctx.events.subscribe("automation", (event) => automation.dispatch(event), {
     types: ["messages.received", "tickets.transitioned"],
     key: (event) => ("ticketId" in event && typeof event.ticketId === "number" ? event.ticketId : undefined),
+    paceMs: LIVE_PACE_MS,
   });
   const unintercept = pipelines.get(app.ctx)?.intercept(automation.automatic.ratingInterceptor);
   app.addHook("onClose", async () => {
