@@ -1,7 +1,7 @@
 /**
  * Issue 20: what every inbound message or API call used to read again and barely changes — the company's settings,
- * the queues of a connection (the bot's menu), a connection's timed queue transfer, the company's active webhooks
- * and an authenticated session's user and company — kept per process and dropped by the events that tell of a
+ * the queues of a connection (the bot's menu), a connection's timed queue transfer, the company's active webhooks,
+ * whether any campaign shipping awaits a reply, and an authenticated session's user and company — kept per process and dropped by the events that tell of a
  * change.
  *
  * Invalidation rides on the outbox (events/bus.ts `watch`): an event written in this process drops the
@@ -12,15 +12,15 @@
  * cache (its transaction may still be open: a read then would cache the old rows). If the LISTEN connection is
  * re-made (notifications may have been missed), everything is dropped. Entries also expire after `ttlMs`, a
  * bound for a change written with no event at all (a direct SQL update, a tool): every writer the app has
- * of what is cached here emits one (`settings.updated`, `queues.*`, `connections.updated|deleted`, `webhooks.*`, `auth.*`,
+ * of what is cached here emits one (`settings.updated`, `queues.*`, `connections.updated|deleted`, `webhooks.*`, `campaigns.confirmationRequested`, `auth.*`,
  * `users.*`, `billing.paid`, `companies.*`; the operator's reset-password writes its `auth.sessionsEnded` too).
  *
  * A load that raced an invalidation is not kept (per-company generation), and concurrent readers of one entry
  * share one query.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { AppContext } from "../context";
-import { connectionQueues, connections, queues, settings, webhooks } from "../db/schema";
+import { campaignShippings, connectionQueues, connections, queues, settings, webhooks } from "../db/schema";
 import type { WrittenEvents } from "../events/bus";
 import { queueOrder } from "../modules/queues/service";
 import { perContext } from "../perContext";
@@ -30,8 +30,8 @@ export type CachedWebhook = Readonly<typeof webhooks.$inferSelect>;
 /** A connection's timed queue transfer (spec §3 `timeSendQueue` minutes → `sendIdQueue`); null: no such connection. */
 export type CachedQueueTransfer = Readonly<{ timeSendQueue: number; sendIdQueue: number }> | null;
 
-type Part = "settings" | "queues" | "connections" | "webhooks" | "sessions";
-const ALL_PARTS: readonly Part[] = ["settings", "queues", "connections", "webhooks", "sessions"];
+type Part = "settings" | "queues" | "connections" | "webhooks" | "confirmations" | "sessions";
+const ALL_PARTS: readonly Part[] = ["settings", "queues", "connections", "webhooks", "confirmations", "sessions"];
 
 /** Which cached parts an event type drops. */
 function affected(type: string): readonly Part[] {
@@ -40,6 +40,10 @@ function affected(type: string): readonly Part[] {
   if (type.startsWith("queues.")) return ["queues", "sessions"];
   if (type === "connections.updated" || type === "connections.deleted") return ["queues", "connections"];
   if (type.startsWith("webhooks.")) return ["webhooks"];
+  // Only a shipping entering `confirmation` can turn "none awaits" into "some await" (leaving it needs no event:
+  // a stale "some" costs a probe). Not `campaigns.*`: the progress events of a running campaign would hold the
+  // company out of every part of the cache.
+  if (type === "campaigns.confirmationRequested") return ["confirmations"];
   // Sessions ended (logout, another login, a password change), a user changed or deleted, a payment moving the
   // due date: what a session's actor is made of.
   if (type.startsWith("auth.") || type.startsWith("users.") || type.startsWith("billing.")) return ["sessions"];
@@ -65,6 +69,8 @@ interface CompanyEntry {
   connections: Map<number, Slot<CachedQueueTransfer>>;
   /** One slot, under "company": the company's active webhooks. */
   webhooks: Map<"company", Slot<readonly CachedWebhook[]>>;
+  /** One slot, under "company": whether some campaign shipping of the company awaits a reply. */
+  confirmations: Map<"company", Slot<boolean>>;
   /** By session id: what authenticating that session read (auth/service.ts), if found. */
   sessions: Map<string, Slot<unknown>>;
   /** A change of this process written, its commit not yet heard: read around the cache until then. */
@@ -152,6 +158,20 @@ export class ReadCache {
   }
 
   /**
+   * Whether some campaign shipping of the company awaits its contact's reply (the campaigns' reply check runs for
+   * every customer message; almost no company has one waiting).
+   */
+  awaitsConfirmations(companyId: number): Promise<boolean> {
+    return this.through(
+      companyId,
+      (entry) => entry.confirmations,
+      "company",
+      this.options.ttlMs,
+      () => this.loadAwaitsConfirmations(companyId),
+    );
+  }
+
+  /**
    * What authenticating a session reads (its user, company and queues: auth/service.ts), for every request and
    * socket handshake of that session in a burst (issue 20: one statement less per API call). `load` reads it; a
    * session it does not find is not kept, so a new or ended one is read again each time.
@@ -228,6 +248,7 @@ export class ReadCache {
         queues: new Map(),
         connections: new Map(),
         webhooks: new Map(),
+        confirmations: new Map(),
         sessions: new Map(),
         heldUntil: 0,
       };
@@ -268,6 +289,16 @@ export class ReadCache {
       .from(webhooks)
       .where(and(eq(webhooks.companyId, companyId), eq(webhooks.active, true)));
     return Object.freeze(rows.map((r) => Object.freeze(r)));
+  }
+
+  private async loadAwaitsConfirmations(companyId: number): Promise<boolean> {
+    // The partial index of awaiting shippings, by its leading column; the predicate is a literal so it shows.
+    const rows = await this.ctx.database.db
+      .select({ id: campaignShippings.id })
+      .from(campaignShippings)
+      .where(and(eq(campaignShippings.companyId, companyId), sql`${campaignShippings.status} = 'confirmation'`))
+      .limit(1);
+    return rows.length > 0;
   }
 
   private onWritten({ phase, events }: WrittenEvents): void {

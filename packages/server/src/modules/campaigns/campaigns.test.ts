@@ -15,6 +15,7 @@ import { createTestApp, type TestApp } from "../../test/testApp";
 import { CAMPAIGN_START_JOB, campaignJobKey, DEFAULT_DISPATCHER_OPTIONS, dispatcherFor, pacingDelayMs, variantFor, type Clock } from "./dispatcher";
 import { phoneInbox, seedList } from "../../test/campaigns";
 import { CAMPAIGN_MEDIA_MAX_BYTES } from "./routes";
+import { readCache } from "../../cache/readCache";
 
 const poll = <T>(fn: () => T | Promise<T>, timeout = 20_000) => expect.poll(fn, { timeout, interval: 100 });
 
@@ -543,6 +544,8 @@ describe("dispatch", () => {
 
   it("confirmation flow: the confirmation message first; a reply confirms and the message follows; no reply stays unconfirmed", async () => {
     const d = await desk();
+    // The read cache knows the company has no shipping awaiting a reply; the confirmation requests must drop that.
+    expect(await readCache(t.ctx).awaitsConfirmations(d.company.id)).toBe(false);
     await api(d.adminSession, "POST", "/campaign-settings", { settings: fast });
     const list = await seedList(t.ctx, d.company.id, 2);
     const c = await scheduleCampaign(d, list, {

@@ -52,6 +52,7 @@ import { presentTicketById } from "../tickets/presenter";
 import { campaignCounts, presentCampaignById } from "./presenter";
 import { perContext } from "../../perContext";
 import { BACKGROUND_PACE_MS } from "../../events/bus";
+import { readCache } from "../../cache/readCache";
 
 export const CAMPAIGN_START_JOB = "campaigns.start";
 export const CAMPAIGN_TICK_JOB = "campaigns.tick";
@@ -649,6 +650,13 @@ export class CampaignDispatcher {
           : { status: "delivered", deliveredAt: new Date(), lockedUntil: null, lastError: null, updatedAt: new Date() },
       )
       .where(and(eq(campaignShippings.companyId, c.companyId), eq(campaignShippings.id, row.id)));
+    if (kind === "confirmation")
+      await this.ctx.events.record(tx, {
+        type: "campaigns.confirmationRequested",
+        companyId: c.companyId,
+        campaignId: c.id,
+        contactId: row.contactId,
+      });
     const [paced] = await tx
       .update(campaigns)
       .set({ sendCount: sql`${campaigns.sendCount} + 1` })
@@ -713,8 +721,11 @@ export class CampaignDispatcher {
             .where(and(eq(messages.companyId, companyId), eq(messages.id, messageId)))
             .limit(1);
     if (!m || m.fromMe || m.contactId === null) return;
-    // Almost every customer message answers no campaign: one probe of the partial index instead of a transaction
-    // of three statements (issue 20). A shipping that starts awaiting after the probe awaits the next message.
+    // Almost every customer message answers no campaign. A company with no shipping awaiting a reply is known from
+    // the read cache (a confirmation request drops it); else one probe of the partial index instead of a
+    // transaction of three statements (issue 20). A shipping that starts awaiting after the probe awaits the next
+    // message.
+    if (!(await readCache(this.ctx).awaitsConfirmations(companyId))) return;
     const [awaiting] = await awaitingConfirmation(this.db).execute({ companyId, contactId: m.contactId });
     if (!awaiting) return;
     const confirmed = await this.db.transaction(async (tx) => {

@@ -9,6 +9,11 @@ declare module "../../events/bus" {
     "campaigns.deleted": { campaignId: number };
     /** A shipping row moved (a message or confirmation went out, a reply confirmed): the report's counters. */
     "campaigns.progress": { campaignId: number; counts: CampaignCounts };
+    /**
+     * A shipping now awaits the contact's reply. No socket sees it: it tells every process's read cache that this
+     * company's customer messages must be checked for confirmations again (cache/readCache.ts).
+     */
+    "campaigns.confirmationRequested": { campaignId: number; contactId: number | null };
   }
 }
 
