@@ -115,7 +115,6 @@ export class ReadCache {
       companyId,
       (entry) => entry.settings,
       "company",
-      this.options.ttlMs,
       () => this.loadSettings(companyId),
     );
   }
@@ -130,7 +129,6 @@ export class ReadCache {
       companyId,
       (entry) => entry.queues,
       connectionId,
-      this.options.ttlMs,
       () => this.loadQueues(companyId, connectionId),
     );
   }
@@ -141,7 +139,6 @@ export class ReadCache {
       companyId,
       (entry) => entry.connections,
       connectionId,
-      this.options.ttlMs,
       () => this.loadQueueTransfer(companyId, connectionId),
     );
   }
@@ -152,7 +149,6 @@ export class ReadCache {
       companyId,
       (entry) => entry.webhooks,
       "company",
-      this.options.ttlMs,
       () => this.loadActiveWebhooks(companyId),
     );
   }
@@ -166,7 +162,6 @@ export class ReadCache {
       companyId,
       (entry) => entry.confirmations,
       "company",
-      this.options.ttlMs,
       () => this.loadAwaitsConfirmations(companyId),
     );
   }
@@ -183,19 +178,15 @@ export class ReadCache {
     // as the company's sessions of the last few seconds.
     if (sessions.size >= SESSIONS_PURGE_AT && !((sessions.get(sid)?.expires ?? 0) > now))
       for (const [id, slot] of sessions) if (slot.expires <= now) sessions.delete(id);
-    const found = this.through(
-      companyId,
-      (entry) => entry.sessions,
-      sid,
-      this.options.sessionTtlMs,
-      load,
-      (row) => row !== undefined,
-    );
+    const found = this.through(companyId, (entry) => entry.sessions, sid, load, {
+      ttlMs: this.options.sessionTtlMs,
+      keep: (row) => row !== undefined,
+    });
     return found as Promise<T | undefined>;
   }
 
   /**
-   * `part`'s entry for `key` while fresh, else `load`'s answer, kept for `ttlMs` unless the company is held out
+   * `part`'s entry for `key` while fresh, else `load`'s answer, kept for `ttlMs` (default: the cache's) unless the company is held out
    * (a change of this process not yet heard committed), the load fails, an invalidation raced it, or `keep`
    * refuses what it read. Concurrent readers of one entry share one load.
    */
@@ -203,9 +194,8 @@ export class ReadCache {
     companyId: number,
     part: (entry: CompanyEntry) => Map<K, Slot<T>>,
     key: K,
-    ttlMs: number,
     load: () => Promise<T>,
-    keep: (loaded: T) => boolean = () => true,
+    { ttlMs = this.options.ttlMs, keep = () => true }: { ttlMs?: number; keep?: (loaded: T) => boolean } = {},
   ): Promise<T> {
     const entry = this.entry(companyId);
     const now = this.now();
