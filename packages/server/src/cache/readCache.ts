@@ -1,8 +1,8 @@
 /**
  * Issue 20: what every inbound message or API call used to read again and barely changes — the company's settings,
  * the queues of a connection (the bot's menu), a connection's timed queue transfer, the company's active webhooks,
- * whether any campaign shipping awaits a reply, and an authenticated session's user and company — kept per process and dropped by the events that tell of a
- * change.
+ * whether any campaign shipping awaits a reply, and an authenticated session's user and company — kept per process
+ * and dropped by the events that tell of a change.
  *
  * Invalidation rides on the outbox (events/bus.ts `watch`): an event written in this process drops the
  * company's entries at once (`publish` follows a committed change, so the caller's next request reads the new
@@ -12,8 +12,9 @@
  * cache (its transaction may still be open: a read then would cache the old rows). If the LISTEN connection is
  * re-made (notifications may have been missed), everything is dropped. Entries also expire after `ttlMs`, a
  * bound for a change written with no event at all (a direct SQL update, a tool): every writer the app has
- * of what is cached here emits one (`settings.updated`, `queues.*`, `connections.updated|deleted`, `webhooks.*`, `campaigns.confirmationRequested`, `auth.*`,
- * `users.*`, `billing.paid`, `companies.*`; the operator's reset-password writes its `auth.sessionsEnded` too).
+ * of what is cached here emits one (`settings.updated`, `queues.*`, `connections.updated|deleted`, `webhooks.*`,
+ * `campaigns.confirmationRequested`, `auth.*`, `users.*`, `billing.paid`, `companies.*`; the operator's
+ * reset-password writes its `auth.sessionsEnded` too).
  *
  * A load that raced an invalidation is not kept (per-company generation), and concurrent readers of one entry
  * share one query.
@@ -30,15 +31,15 @@ export type CachedWebhook = Readonly<typeof webhooks.$inferSelect>;
 /** A connection's timed queue transfer (spec §3 `timeSendQueue` minutes → `sendIdQueue`); null: no such connection. */
 export type CachedQueueTransfer = Readonly<{ timeSendQueue: number; sendIdQueue: number }> | null;
 
-type Part = "settings" | "queues" | "connections" | "webhooks" | "confirmations" | "sessions";
-const ALL_PARTS: readonly Part[] = ["settings", "queues", "connections", "webhooks", "confirmations", "sessions"];
+type Part = "settings" | "queues" | "queueTransfers" | "webhooks" | "confirmations" | "sessions";
+const ALL_PARTS: readonly Part[] = ["settings", "queues", "queueTransfers", "webhooks", "confirmations", "sessions"];
 
 /** Which cached parts an event type drops. */
 function affected(type: string): readonly Part[] {
   if (type === "settings.updated") return ["settings"];
   // A deleted queue leaves its attendants' queue lists (user_queues), which their sessions carry.
   if (type.startsWith("queues.")) return ["queues", "sessions"];
-  if (type === "connections.updated" || type === "connections.deleted") return ["queues", "connections"];
+  if (type === "connections.updated" || type === "connections.deleted") return ["queues", "queueTransfers"];
   if (type.startsWith("webhooks.")) return ["webhooks"];
   // Only a shipping entering `confirmation` can turn "none awaits" into "some await" (leaving it needs no event:
   // a stale "some" costs a probe). Not `campaigns.*`: the progress events of a running campaign would hold the
@@ -66,7 +67,7 @@ interface CompanyEntry {
   settings: Map<"company", Slot<ReadonlyMap<string, string>>>;
   queues: Map<number, Slot<readonly CachedQueue[]>>;
   /** By connection id. */
-  connections: Map<number, Slot<CachedQueueTransfer>>;
+  queueTransfers: Map<number, Slot<CachedQueueTransfer>>;
   /** One slot, under "company": the company's active webhooks. */
   webhooks: Map<"company", Slot<readonly CachedWebhook[]>>;
   /** One slot, under "company": whether some campaign shipping of the company awaits a reply. */
@@ -137,7 +138,7 @@ export class ReadCache {
   queueTransfer(companyId: number, connectionId: number): Promise<CachedQueueTransfer> {
     return this.through(
       companyId,
-      (entry) => entry.connections,
+      (entry) => entry.queueTransfers,
       connectionId,
       () => this.loadQueueTransfer(companyId, connectionId),
     );
@@ -186,9 +187,9 @@ export class ReadCache {
   }
 
   /**
-   * `part`'s entry for `key` while fresh, else `load`'s answer, kept for `ttlMs` (default: the cache's) unless the company is held out
-   * (a change of this process not yet heard committed), the load fails, an invalidation raced it, or `keep`
-   * refuses what it read. Concurrent readers of one entry share one load.
+   * `part`'s entry for `key` while fresh, else `load`'s answer, kept for `ttlMs` (default: the cache's) unless the
+   * company is held out (a change of this process not yet heard committed), the load fails, an invalidation raced
+   * it, or `keep` refuses what it read. Concurrent readers of one entry share one load.
    */
   private through<K, T>(
     companyId: number,
@@ -236,7 +237,7 @@ export class ReadCache {
         generation: 0,
         settings: new Map(),
         queues: new Map(),
-        connections: new Map(),
+        queueTransfers: new Map(),
         webhooks: new Map(),
         confirmations: new Map(),
         sessions: new Map(),
