@@ -56,16 +56,23 @@ function busWith(database: Database, group: string, tag: string) {
   return { bus, seen, ns: () => seen.map((e) => (e.type === "test.happened" ? e.n : -1)) };
 }
 
-/** Counts the delivery rounds of `group` (by its lock statement) until `stop` is called. */
-function countRounds(group: string): { rounds: () => number; stop: () => void } {
-  let rounds = 0;
+/**
+ * Counts the delivery rounds of `group` (by its lock statement), and lists the named statements it sends, until
+ * `stop` is called.
+ */
+function countRounds(group: string): { rounds: () => number; statements: () => string[]; stop: () => void } {
+  const statements: string[] = [];
   const clientQuery = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const [config, values] = args as [{ name?: string } | undefined, unknown[] | undefined];
-    if (config?.name === "outbox_round_lock" && values?.includes(group)) rounds++;
+    if (config?.name && values?.includes(group)) statements.push(config.name);
     return (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof clientQuery;
-  return { rounds: () => rounds, stop: () => void (pg.Client.prototype.query = clientQuery) };
+  return {
+    rounds: () => statements.filter((name) => name === "outbox_round_lock").length,
+    statements: () => [...statements],
+    stop: () => void (pg.Client.prototype.query = clientQuery),
+  };
 }
 
 describe("outbox", () => {
@@ -297,6 +304,33 @@ describe("outbox", () => {
       release();
       counted.stop();
       stopWatching();
+      await bus.stop();
+    }
+  });
+
+  it("a round is its lock and one read when it finds nothing, plus the cursor's move when it delivers", async () => {
+    const tag = `t${++tagSeq}`;
+    const group = `st-${tag}`;
+    // Woken by notifications and kicks only (no fallback poll within the test).
+    const bus = newBus(other, 60_000);
+    const seen: number[] = [];
+    bus.subscribe(group, (e) => void (e.type === "test.happened" && e.tag === tag && seen.push(e.n)));
+    await bus.start();
+    await bus.drain();
+    const counted = countRounds(group);
+    try {
+      await t.ctx.database.db.transaction((tx) => writeOutboxEvents(tx, [happened(tag, 1)]));
+      await poll(() => seen).toEqual([1]);
+      await bus.drain();
+      // Issue 20: the horizon rides with the lock, the cursor with the events (before: lock, cursor and horizon,
+      // events, then a held-back check when there were none).
+      expect(counted.statements()).toEqual(["outbox_round_lock", "outbox_round_events", "outbox_round_move"]);
+      bus.kick();
+      await poll(() => counted.rounds()).toBe(2);
+      await bus.drain();
+      expect(counted.statements().slice(3)).toEqual(["outbox_round_lock", "outbox_round_events"]);
+    } finally {
+      counted.stop();
       await bus.stop();
     }
   });

@@ -102,6 +102,9 @@ interface EventRow {
   payload: Record<string, unknown>;
 }
 
+/** A row of a round's `events` statement: the cursor, and an event after it (all null when there is none). */
+type CursorEventRow = { cursor_txid: string; cursor_event_id: string; waiting: boolean | null } & (EventRow | { [K in keyof EventRow]: null });
+
 const CHANNEL = "balcao_outbox";
 /** NOTIFY payloads are limited to 8000 bytes; a longer list of (company, type) is sent as "*" (anything). */
 const MAX_PAYLOAD = 7_000;
@@ -137,33 +140,61 @@ export async function writeOutboxEvents(tx: DbOrTx, events: DomainEvent[]): Prom
   await writeEvents(tx, [JSON.stringify(events.map(toRow)), notifyPayload(events)]);
 }
 
+/** The largest event id: a cursor at (txid, MAX_EVENT_ID) has passed every event of that transaction. */
+const MAX_EVENT_ID = "9223372036854775807";
+const MAX_EVENT_ID_LITERAL = `${MAX_EVENT_ID}::bigint`;
+
 /**
  * The statements of a delivery round (each group runs one per burst of events: issue 20), of fixed texts, named,
- * so that each pooled connection plans them once and nothing rebuilds them per round. `$4` is the group's event
- * types, or null for every type.
+ * so that each pooled connection plans them once and nothing rebuilds them per round. A round is BEGIN, `lock`,
+ * `events`, then `moveTo` once its handler is done (not when it found nothing), and COMMIT.
  */
 const round = {
-  /** The round commits without waiting for its WAL flush (see `dispatch`), if the group's lock is free. */
-  lock: namedQuery<{ locked: boolean }>(
+  /**
+   * The round commits without waiting for its WAL flush (see `dispatch`), if the group's lock ($1, $2) is free;
+   * and the horizon. The horizon's snapshot is taken before the lock is: all it must do is come before the
+   * snapshot that reads the events (below), and a kick heard after this statement was sent starts another round.
+   */
+  lock: namedQuery<{ locked: boolean; horizon: string }>(
     "outbox_round_lock",
-    "select set_config('synchronous_commit', 'off', true), pg_try_advisory_xact_lock($1, hashtext($2)) as locked",
+    `select set_config('synchronous_commit', 'off', true), pg_try_advisory_xact_lock($1, hashtext($2)) as locked, h.txid as horizon
+     from (${HORIZON}) h`,
   ),
-  cursorAndHorizon: namedQuery<{ txid: string | null; event_id: string | null; horizon: string }>(
-    "outbox_round_cursor",
-    `select c.txid, c.event_id, h.txid as horizon from (${HORIZON}) h left join outbox_cursors c on c.consumer = $1`,
-  ),
-  /** The group's events after the cursor ($1, $2) below the horizon ($3), at most $5. */
-  events: namedQuery<EventRow>(
+  /**
+   * The group's cursor ($1) and its events after it below the horizon ($2), of its types ($3, null = every type), at
+   * most $4, in order; one row with null event fields when there are none, no row when the group has no cursor
+   * yet. Read with a snapshot taken once the lock is held, so the cursor is the last holder's. When there are no
+   * events, the same statement also tells whether some wait at or above the horizon (their writers still run), and
+   * moves a group that reads only some types past the others up to the horizon (a data-modifying WITH runs
+   * whether or not it is read): an empty round is one statement besides its lock. The cursor is compared through
+   * scalar subqueries and the waiting check takes the first event in index order: with the cursor joined, or with
+   * EXISTS, the generic plan (a named statement's after five runs) scanned every event instead of the index.
+   */
+  events: namedQuery<CursorEventRow>(
     "outbox_round_events",
-    `select id, txid, company_id, type, payload from outbox_events
-     where (txid, id) > ($1::bigint, $2::bigint) and txid < $3::bigint and ($4::text[] is null or type = any($4::text[]))
-     order by txid, id limit $5`,
-  ),
-  /** Whether events of the group after the cursor wait at or above the horizon (their writers still run). */
-  waiting: namedQuery(
-    "outbox_round_waiting",
-    `select 1 from outbox_events
-     where (txid, id) > ($1::bigint, $2::bigint) and txid >= $3::bigint and ($4::text[] is null or type = any($4::text[])) limit 1`,
+    `with c as (select txid, event_id from outbox_cursors where consumer = $1),
+     e as (
+       select x.id, x.txid, x.company_id, x.type, x.payload from outbox_events x
+       where (x.txid, x.id) > ((select txid from c), (select event_id from c)) and x.txid < $2::bigint
+         and ($3::text[] is null or x.type = any($3::text[]))
+       order by x.txid, x.id limit $4
+     ),
+     w as (
+       select (
+         select 1 from outbox_events x
+         where (x.txid, x.id) > ((select txid from c), (select event_id from c)) and x.txid >= $2::bigint
+           and ($3::text[] is null or x.type = any($3::text[]))
+         order by x.txid, x.id limit 1
+       ) is not null as waiting
+       where not exists (select 1 from e)
+     ),
+     skipped as (
+       update outbox_cursors set txid = $2::bigint - 1, event_id = ${MAX_EVENT_ID_LITERAL}, updated_at = now()
+       where consumer = $1 and $3::text[] is not null and txid < $2::bigint - 1 and not exists (select 1 from e)
+     )
+     select c.txid as cursor_txid, c.event_id as cursor_event_id, e.*, (select waiting from w) as waiting
+     from c left join e on true
+     order by e.txid, e.id`,
   ),
   moveTo: namedQuery(
     "outbox_round_move",
@@ -175,8 +206,6 @@ const round = {
 const LOCK_NAMESPACE = 7_243_100;
 /** A poison event is skipped (and logged) after this many failed deliveries, so its group moves on. */
 const MAX_ATTEMPTS = 5;
-/** The largest event id: a cursor at (txid, MAX_EVENT_ID) has passed every event of that transaction. */
-const MAX_EVENT_ID = "9223372036854775807";
 
 export interface EventBusOptions {
   pollMs: number;
@@ -394,50 +423,54 @@ export class EventBus {
     const batchSize = group.options.batchSize ?? 200;
     let heldBack = false;
     const more = await this.database.db.transaction(async (tx) => {
-      // A round commits only a cursor, without waiting for its WAL flush (synchronous_commit off, this
-      // transaction only): a cursor lost in a crash redelivers its events, which handlers take idempotently
-      // (eventId), and the rounds stop queueing their flushes behind the commits of the changes themselves.
-      const locked = await round.lock(tx, [LOCK_NAMESPACE, group.name]);
-      if (!locked[0]?.locked) return false;
       // A kick heard from here on may tell of a commit this round does not see; one heard before is covered: it
       // follows its transaction's commit (NOTIFY reaches listeners once the writer's transaction has ended, and
       // publish kicks after its write returned), so the horizon read next is past that transaction, or this round
       // holds its events back and retries. Without this, every event kicked during a round cost an empty round
       // after it (issue 26: one round in six of the server suite's).
+      const kickedBefore = group.again;
       group.again = false;
-      // The cursor and the horizon in one round trip, read once the lock is held (issue 20: every group runs a
-      // round per burst of events); a missing cursor is created only when there is none. The horizon comes
-      // before the events, in its own statement: the events are then read with a later snapshot, so a writer
-      // that committed before the horizon was taken is seen, and one still running is held back.
-      let [state] = await round.cursorAndHorizon(tx, [group.name]);
-      if (!state || state.txid === null) {
-        // A new group starts from the events that exist now.
+      // The lock and the horizon in one round trip, the cursor and the events in the next (issue 20: every group
+      // runs a round per burst of events). The horizon comes before the events, in its own statement: the events
+      // are then read with a later snapshot, so a writer that committed before the horizon was taken is seen, and
+      // one still running is held back.
+      // A round commits only a cursor, without waiting for its WAL flush (synchronous_commit off, this
+      // transaction only): a cursor lost in a crash redelivers its events, which handlers take idempotently
+      // (eventId), and the rounds stop queueing their flushes behind the commits of the changes themselves.
+      const [locked] = await round.lock(tx, [LOCK_NAMESPACE, group.name]);
+      if (!locked?.locked) {
+        group.again ||= kickedBefore;
+        return false;
+      }
+      const horizon = locked.horizon;
+      const types = group.types ? [...group.types] : null;
+      const read = () => round.events(tx, [group.name, horizon, types, batchSize]);
+      let rows = await read();
+      if (rows.length === 0) {
+        // A new group starts from the events that exist now; a missing cursor is created only when there is none.
         await tx.execute(sql`
           insert into outbox_cursors (consumer, txid, event_id)
           select ${group.name}, coalesce(max(txid), 0), coalesce(max(id), 0) from outbox_events
           on conflict (consumer) do nothing`);
-        [state] = await round.cursorAndHorizon(tx, [group.name]);
+        rows = await read();
       }
-      if (!state || state.txid === null || state.event_id === null) return false;
-      const cursor = { txid: state.txid, event_id: state.event_id };
-      const horizon = { txid: state.horizon };
-      const types = group.types ? [...group.types] : null;
-      const events = await round.events(tx, [cursor.txid, cursor.event_id, horizon.txid, types, batchSize]);
-      const moveTo = (to: { txid: string; event_id: string }) => round.moveTo(tx, [group.name, to.txid, to.event_id]);
+      const [first] = rows;
+      if (!first) return false;
+      if (first.id === null) {
+        // No events: the statement told whether some are held back, and moved a group of some types past the others.
+        heldBack = first.waiting === true;
+        return false;
+      }
+      const events = rows as (CursorEventRow & EventRow)[];
       // Every event below the horizon is final, and a batch that is not full holds every one the group handles
       // there: a group that reads only some types moves past the others up to the horizon, so they are not
       // scanned again.
       const skipTo =
-        group.types && BigInt(horizon.txid) - 1n > BigInt(cursor.txid) ? { txid: String(BigInt(horizon.txid) - 1n), event_id: MAX_EVENT_ID } : null;
-      if (events.length === 0) {
-        const waiting = await round.waiting(tx, [cursor.txid, cursor.event_id, horizon.txid, types]);
-        heldBack = waiting.length > 0;
-        if (skipTo) await moveTo(skipTo);
-        return false;
-      }
+        group.types && BigInt(horizon) - 1n > BigInt(first.cursor_txid) ? { txid: String(BigInt(horizon) - 1n), event_id: MAX_EVENT_ID } : null;
       const delivered = await this.deliver(group, events);
       const last = events[delivered - 1];
-      if (last) await moveTo(delivered === events.length && events.length < batchSize && skipTo ? skipTo : { txid: last.txid, event_id: last.id });
+      const to = last && (delivered === events.length && events.length < batchSize && skipTo ? skipTo : { txid: last.txid, event_id: last.id });
+      if (to) await round.moveTo(tx, [group.name, to.txid, to.event_id]);
       return delivered === batchSize;
     });
     // Events of transactions that committed after an older one still running: look again shortly.
