@@ -17,6 +17,7 @@ import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-z
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from "node:http";
 import type { Server as SocketServer } from "socket.io";
 import type { AppContext } from "./context";
+import { startOutboxPruning } from "./events/prune";
 import { enforceAccess } from "./http/access";
 import { authenticate } from "./http/auth";
 import { closeBackend, createBackendServer, registerBackendCors, rewriteBackendUrl } from "./http/backend";
@@ -139,6 +140,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     await new Promise<void>((resolve) => io.close(() => resolve()));
     if (backendServer) await closeBackend(backendServer);
   });
+  startOutboxPruning(ctx);
   const teardowns = modules.flatMap((m) => {
     const stop = m.start?.(ctx);
     return stop ? [stop] : [];
