@@ -18,6 +18,9 @@ export async function benchApp(): Promise<{ app: App; ctx: AppContext; close(): 
     WEB_DIST: path.join(dataDir, "none"),
     ...(process.env.BENCH_DATABASE_URL ? { DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
   });
+  // NODE_ENV=test for its cheap password hash and no channel autostart, but without the suites' check of every
+  // answer against its documented schema (a JSON parse and a zod walk per response), which production never runs.
+  config.checkResponseSchemas = false;
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await database.migrate();
   const ctx = createContext(config, database);

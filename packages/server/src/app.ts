@@ -71,7 +71,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
 
   const app = fastify as unknown as App;
   // Response schemas document the API and are checked against every answer in tests, never refused in production.
-  registerResponseSchemas(app, ctx.config.env === "test");
+  registerResponseSchemas(app, ctx.config.checkResponseSchemas);
   app.decorate("multipartRoutes", trackMultipartRoutes(app));
   app.decorate("ctx", ctx);
   const auth = new AuthService(ctx);

@@ -139,6 +139,11 @@ export interface Config {
   trustProxy: number;
   /** Serve /api/docs (API_DOCS; off in production unless asked for). */
   apiDocs: boolean;
+  /**
+   * Check every JSON answer against its route's documented schema (http/responses.ts): on under NODE_ENV=test, so
+   * the suites prove the schemas; the benchmarks turn it off, to measure what production serves.
+   */
+  checkResponseSchemas: boolean;
   /** The bearer token GET /metrics asks for; null: metrics are off and /metrics answers 404 (http/metrics.ts). */
   metricsToken: string | null;
   /** Multipart upload limits in bytes (http/uploads.ts). */
@@ -298,6 +303,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     socketSessionCheckMs: e.SOCKET_SESSION_CHECK_MS,
     trustProxy: e.TRUST_PROXY,
     apiDocs: flag(e.API_DOCS, !production),
+    checkResponseSchemas: e.NODE_ENV === "test",
     metricsToken: e.METRICS_TOKEN ?? null,
     uploads: { fileBytes: Math.round(e.UPLOAD_MAX_MB * 1024 * 1024), totalBytes: Math.round(e.UPLOAD_TOTAL_MAX_MB * 1024 * 1024) },
     jobs: { pollSeconds: e.JOBS_POLL_SECONDS },
