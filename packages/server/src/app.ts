@@ -2,7 +2,6 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import cookie from "@fastify/cookie";
 import multipart from "@fastify/multipart";
-import helmet from "@fastify/helmet";
 import fastifyStatic from "@fastify/static";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
@@ -27,6 +26,7 @@ import { registerMetrics } from "./http/metrics";
 import { registerCompression, REVALIDATE, webAppStaticOptions } from "./http/staticDelivery";
 import { openApiOptions } from "./http/openapi";
 import { registerResponseSchemas } from "./http/responses";
+import { registerSecurityHeaders } from "./http/securityHeaders";
 import { trackMultipartRoutes, type MultipartForm } from "./http/uploads";
 import { AuthService } from "./modules/auth/service";
 import { modules } from "./modules";
@@ -93,23 +93,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
 
   registerErrorHandling(app);
   registerInputGuard(app);
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // MUI (emotion) injects <style> tags at run time.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:", "blob:"],
-        mediaSrc: ["'self'", "blob:"],
-        connectSrc: ["'self'", "ws:", "wss:"],
-        frameSrc: ["https://www.youtube.com", "https://www.youtube-nocookie.com"],
-        objectSrc: ["'none'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-  });
+  registerSecurityHeaders(app);
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: 64 * 1024 * 1024, files: 10 } });
   await registerCompression(app);
