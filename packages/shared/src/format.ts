@@ -36,9 +36,23 @@ export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptio
   return format;
 }
 
-/** Today's calendar date (yyyy-MM-dd) in an IANA time zone. */
+const MINUTE_MS = 60_000;
+/** Per time zone, the date of the last minute asked about (UTC minute start → date). */
+const lastDates = new Map<string, { minute: number; date: string }>();
+
+/**
+ * Today's calendar date (yyyy-MM-dd) in an IANA time zone. Every signed-in request asks it (the subscription's
+ * due date): the answer is kept for the UTC minute it was asked in, since every zone's day starts on a whole
+ * minute, so formatting runs once a minute per zone instead of per request (issue 20).
+ */
 export function todayIn(timeZone: string, now: Date = new Date()): string {
-  return dateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  const minute = Math.floor(now.getTime() / MINUTE_MS);
+  const last = lastDates.get(timeZone);
+  if (last?.minute === minute) return last.date;
+  const date = dateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  if (lastDates.size >= 500) lastDates.clear();
+  lastDates.set(timeZone, { minute, date });
+  return date;
 }
 
 export function addDays(isoDate: string, days: number): string {

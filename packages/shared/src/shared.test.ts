@@ -34,6 +34,17 @@ describe("dates and money", () => {
     expect(todayIn("America/Sao_Paulo", lateNightUtc)).toBe("2026-11-21");
   });
 
+  it("keeps a zone's date for the minute asked in only: the next minute may be the next day", () => {
+    // São Paulo's midnight is 03:00 UTC; Kathmandu's (UTC+05:45) is 18:15 UTC.
+    expect(todayIn("America/Sao_Paulo", new Date("2026-11-22T02:59:00.000Z"))).toBe("2026-11-21");
+    expect(todayIn("America/Sao_Paulo", new Date("2026-11-22T02:59:59.999Z"))).toBe("2026-11-21");
+    expect(todayIn("America/Sao_Paulo", new Date("2026-11-22T03:00:00.000Z"))).toBe("2026-11-22");
+    expect(todayIn("Asia/Kathmandu", new Date("2026-11-22T18:14:59.999Z"))).toBe("2026-11-22");
+    expect(todayIn("Asia/Kathmandu", new Date("2026-11-22T18:15:00.000Z"))).toBe("2026-11-23");
+    // Back to an earlier minute (a clock set back, a test's fixed time): answered for that minute, not the last.
+    expect(todayIn("America/Sao_Paulo", new Date("2026-11-22T02:59:30.000Z"))).toBe("2026-11-21");
+  });
+
   it("builds one date format per locale and options, and tells options apart", () => {
     const a = dateTimeFormat("pt-BR", { timeZone: "America/Sao_Paulo", hour: "2-digit", minute: "2-digit" });
     expect(dateTimeFormat("pt-BR", { timeZone: "America/Sao_Paulo", hour: "2-digit", minute: "2-digit" })).toBe(a);
