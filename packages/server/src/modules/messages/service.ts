@@ -108,25 +108,29 @@ export class MessagesService {
    * history), newest page first, oldest first within a page, so the view can mark where tickets change.
    */
   async list(actor: Actor, ticketId: number, pageNumber: number, beforeId?: number): Promise<MessageListResponse> {
-    // The ticket with its contact, user, queue, connection and tags in one planned-once read (issue 20): it
-    // answers the visibility check and becomes the answer's `ticket`.
-    const row = await ticketRowById(this.db, actor.companyId, ticketId);
-    if (!row) throw notFound("ERR_NO_TICKET_FOUND");
-    const t = row.ticket;
-    if (!canSeeTicket(actor, t)) throw new AppError("ERR_ACCESS_DENIED", 403);
     // `beforeId` (the oldest message the client holds) pages by keyset: constant cost at any depth,
     // where pageNumber's OFFSET walks every newer message first (see bench/messages-history.ts).
     const form: PageForm = beforeId ? "before" : pageNumber > 1 ? "offset" : "first";
-    const rows = await messagesPage(this.db, form, t.connectionId !== null).execute({
-      companyId: actor.companyId,
-      contactId: t.contactId,
-      connectionId: t.connectionId,
-      beforeId: beforeId ?? null,
-      offset: (pageNumber - 1) * MESSAGES_PAGE_SIZE,
-    });
+    const page = (withConnection: boolean) =>
+      messagesPage(this.db, form, withConnection).execute({
+        companyId: actor.companyId,
+        ticketId,
+        beforeId: beforeId ?? null,
+        offset: (pageNumber - 1) * MESSAGES_PAGE_SIZE,
+      });
+    // The ticket (with its contact, user, queue, connection and tags: it answers the visibility check and becomes
+    // the answer's `ticket`) and the page, which finds the conversation through the ticket itself, are read at
+    // once on two pooled connections: a page costs one round trip rather than two (issue 20). The page of a
+    // ticket the caller may not see is read and dropped, never sent.
+    const [row, onConnection] = await Promise.all([ticketRowById(this.db, actor.companyId, ticketId), page(true)]);
+    if (!row) throw notFound("ERR_NO_TICKET_FOUND");
+    const t = row.ticket;
+    if (!canSeeTicket(actor, t)) throw new AppError("ERR_ACCESS_DENIED", 403);
+    // A ticket whose connection was deleted: its conversation is the contact's messages without a connection.
+    const rows = t.connectionId === null ? await page(false) : onConnection;
     const hasMore = rows.length > MESSAGES_PAGE_SIZE;
-    const page = presentRows(rows.slice(0, MESSAGES_PAGE_SIZE).reverse());
-    return { messages: page, hasMore, ticket: presentTicketRow(row) };
+    const messagesShown = presentRows(rows.slice(0, MESSAGES_PAGE_SIZE).reverse());
+    return { messages: messagesShown, hasMore, ticket: presentTicketRow(row) };
   }
 
   /**
@@ -592,10 +596,14 @@ export class MessagesService {
 type PageForm = "before" | "first" | "offset";
 
 function buildPage(db: DbOrTx, form: PageForm, withConnection: boolean) {
+  // The ticket's contact and connection as scalar sub-selects (read once per execution, then the index's keys),
+  // so the page needs no earlier read of the ticket (MessagesService.list).
+  const ofTicket = (column: "contact_id" | "connection_id") =>
+    sql`(select t.${sql.raw(column)} from tickets t where t.id = ${sql.placeholder("ticketId")} and t.company_id = ${sql.placeholder("companyId")})`;
   const conversation = and(
     eq(messages.companyId, sql.placeholder("companyId")),
-    eq(messages.contactId, sql.placeholder("contactId")),
-    withConnection ? eq(messages.connectionId, sql.placeholder("connectionId")) : sql`${messages.connectionId} is null`,
+    eq(messages.contactId, ofTicket("contact_id")),
+    withConnection ? eq(messages.connectionId, ofTicket("connection_id")) : sql`${messages.connectionId} is null`,
   );
   const name = `messages_page_${form}_${withConnection ? "conn" : "noconn"}`;
   const newestFirst = [desc(messages.createdAt), desc(messages.id)] as const;
