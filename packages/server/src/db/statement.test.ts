@@ -29,7 +29,7 @@ beforeAll(async () => {
     create table statement_owners (id int not null, name text not null, born_at timestamptz, meta jsonb);
     create table statement_pets (id int not null, owner_id int, name text);
     insert into statement_owners values (1, 'Ana', '2001-02-03T04:05:06.789Z', '{"a": [1, 2]}'), (2, 'Bia', null, null), (3, 'Caio', null, '"x"');
-    -- Rex has no name (a joined object whose first column is null); Tom's owner does not exist (the full join's other side).
+    -- Pet 11 has no name (a joined object whose first column is null); Tom's owner does not exist (the full join's other side).
     insert into statement_pets values (10, 1, 'Lua'), (11, 3, null), (12, 99, 'Tom');`);
 });
 afterAll(async () => {
