@@ -12,19 +12,28 @@ import type { TestApp } from "./testApp";
  * CI run on 2026-11-28). Statements on a client `work` holds (a transaction) are counted on the client.
  */
 export async function statementsOf(t: TestApp, work: () => Promise<unknown>): Promise<number> {
+  return (await statementTextsOf(t, work)).length;
+}
+
+/** The SQL text of a query's first argument (a string, a config, or a submittable query). */
+const textOf = (config: unknown): string =>
+  typeof config === "string" ? config : typeof config === "object" && config !== null ? String((config as { text?: unknown }).text ?? "") : "";
+
+/** The statements `work` sent, as `statementsOf` counts them, by their SQL text (in the order they were sent). */
+export async function statementTextsOf(t: TestApp, work: () => Promise<unknown>): Promise<string[]> {
   const inside = new AsyncLocalStorage<true>();
   const countedByPool = new WeakSet<object>();
-  let count = 0;
+  const texts: string[] = [];
   const clientQuery = pg.Client.prototype.query;
   const poolQuery = pg.Pool.prototype.query;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const config = args[0];
-    if (inside.getStore() && !(typeof config === "object" && config !== null && countedByPool.has(config))) count++;
+    if (inside.getStore() && !(typeof config === "object" && config !== null && countedByPool.has(config))) texts.push(textOf(config));
     return (clientQuery as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof clientQuery;
   pg.Pool.prototype.query = function (this: pg.Pool, ...args: unknown[]) {
     if (inside.getStore()) {
-      count++;
+      texts.push(textOf(args[0]));
       // The pool passes this config on to the client's query: marked, it is not counted twice there. A copy, so the
       // mark is this call's: drizzle's prepared statements reuse one config object for every execution.
       const [first] = args;
@@ -45,5 +54,5 @@ export async function statementsOf(t: TestApp, work: () => Promise<unknown>): Pr
     pg.Pool.prototype.query = poolQuery;
     events.kick = kick;
   }
-  return count;
+  return texts;
 }

@@ -62,6 +62,8 @@ interface RelayedAnswer {
 }
 
 type ConnectionRow = typeof connections.$inferSelect;
+/** What the routes that only reach a connection's session need of its row. */
+type ConnectionRef = Pick<ConnectionRow, "id" | "companyId">;
 
 export function simulatorKey(jwtSecret: string, connection: Pick<ConnectionRow, "id" | "token">): string {
   return createHmac("sha256", jwtSecret)
@@ -104,31 +106,54 @@ export function registerSimulatorRoutes(app: App): void {
     return p;
   };
 
+  /** A simulator connection of the company, or 404 (ERR_NO_WAPP_FOUND). */
+  const simulatorRow = (row: ConnectionRow | undefined): ConnectionRow => {
+    if (!row || row.channel !== "simulator") throw notFound("ERR_NO_WAPP_FOUND");
+    return row;
+  };
+  const companyRow = async (companyId: number, connectionId: number): Promise<ConnectionRow> => {
+    const [row] = await db
+      .select()
+      .from(connections)
+      .where(and(eq(connections.id, connectionId), eq(connections.companyId, companyId)))
+      .limit(1);
+    return simulatorRow(row);
+  };
+
   /** The simulator connection the caller may drive: by signed-in company, or by secret link key. */
   const access = async (request: FastifyRequest, connectionId: number): Promise<ConnectionRow> => {
     const key = (request.query as { key?: string } | undefined)?.key;
     const token = bearerToken(request);
-    let row: ConnectionRow | undefined;
     if (key && !token) {
-      [row] = await db.select().from(connections).where(eq(connections.id, connectionId)).limit(1);
+      const [row] = await db.select().from(connections).where(eq(connections.id, connectionId)).limit(1);
       const expected = row ? Buffer.from(simulatorKey(ctx.config.jwtSecret, row)) : Buffer.alloc(0);
       const given = Buffer.from(key);
       if (!row || expected.length !== given.length || !timingSafeEqual(expected, given)) throw notFound("ERR_NO_WAPP_FOUND");
-    } else {
-      const actor = await app.auth.authenticate(token);
-      request.actor = actor;
-      [row] = await db
-        .select()
-        .from(connections)
-        .where(and(eq(connections.id, connectionId), eq(connections.companyId, actor.companyId)))
-        .limit(1);
+      return simulatorRow(row);
     }
-    if (!row || row.channel !== "simulator") throw notFound("ERR_NO_WAPP_FOUND");
-    return row;
+    const actor = await app.auth.authenticate(token);
+    request.actor = actor;
+    return companyRow(actor.companyId, connectionId);
+  };
+
+  /**
+   * The customer-message route's access (issue 20: it ran a read of the connection's row for every message). A
+   * signed-in caller whose company's simulator session of this connection runs connected in this process has its
+   * connection proven by that session (the channel manager keys its sessions by company, and ends one before its
+   * connection's row is deleted: `forget`): nothing to read. Any other case reads the row, as `access` does.
+   */
+  const sendAccess = async (request: FastifyRequest, connectionId: number): Promise<ConnectionRef> => {
+    const key = (request.query as { key?: string } | undefined)?.key;
+    const token = bearerToken(request);
+    if (key && !token) return access(request, connectionId);
+    const actor = await app.auth.authenticate(token);
+    request.actor = actor;
+    const ref = { id: connectionId, companyId: actor.companyId };
+    return localSession(ref)?.status === "connected" ? ref : companyRow(actor.companyId, connectionId);
   };
 
   /** The connection's session in this process, in whatever state, or null. */
-  const localSession = (row: ConnectionRow): SimulatorSession | null => {
+  const localSession = (row: ConnectionRef): SimulatorSession | null => {
     try {
       const session = ctx.channels.session(row.companyId, row.id);
       return session instanceof SimulatorSession ? session : null;
@@ -138,7 +163,7 @@ export function registerSimulatorRoutes(app: App): void {
   };
 
   /** The live session, which only exists in the process that owns the connection. */
-  const live = (row: ConnectionRow): SimulatorSession => {
+  const live = (row: ConnectionRef): SimulatorSession => {
     try {
       const session = ctx.channels.session(row.companyId, row.id);
       if (session instanceof SimulatorSession && session.status === "connected") return session;
@@ -164,7 +189,7 @@ export function registerSimulatorRoutes(app: App): void {
    * false when it is to be served here.
    */
   const relay = sessionRelayOf(ctx);
-  const onOwner = async (request: FastifyRequest, reply: FastifyReply, row: ConnectionRow): Promise<boolean> => {
+  const onOwner = async (request: FastifyRequest, reply: FastifyReply, row: ConnectionRef): Promise<boolean> => {
     if (request.headers[RELAYED] || ctx.channels.isLocal(row.id) || !(await relay.ownedElsewhere(row.id))) return false;
     const headers: Record<string, string> = {};
     for (const name of CALL_HEADERS) {
@@ -326,7 +351,7 @@ export function registerSimulatorRoutes(app: App): void {
     "/simulator/:connectionId/phones/:number/messages",
     { schema: { params: simulatorPhoneParams, querystring: simulatorKeyQuery, body: simulatorInboundBody, tags } },
     async (request, reply) => {
-      const row = await access(request, request.params.connectionId);
+      const row = await sendAccess(request, request.params.connectionId);
       if (await onOwner(request, reply, row)) return reply;
       const body = request.body;
       const input: CustomerMessage =

@@ -3,6 +3,7 @@ import type { ConnectionDTO, SimulatorMessageDTO } from "@balcao/shared";
 import type { ChannelEvent } from "../types";
 import type { ChannelEventContext } from "../manager";
 import { buildTenant, connectSocket, nextEvent, type Session } from "../../test/factories";
+import { statementTextsOf } from "../../test/statementCount";
 import { createTestApp, type TestApp } from "../../test/testApp";
 
 /** Polls with room for a loaded CI machine (other listeners, e.g. the message pipeline, run first). */
@@ -226,6 +227,21 @@ describe("access", () => {
     // A key opens only its own connection.
     const other = (await call(a.adminSession, "POST", "/whatsapp", { name: "Outro simulador" })).json();
     expect((await call(null, "GET", `/simulator/${other.id}?key=${encodeURIComponent(link.key)}`)).statusCode).toBe(404);
+  });
+
+  it("a customer message to a session connected in this process reads no connection row; elsewhere the row is read (issue 20)", async () => {
+    const readsConnection = (texts: string[]) => texts.filter((text) => /\bfrom "connections" where\b/.test(text)).length;
+    const send = (id: number) => call(a.userSession, "POST", `/simulator/${id}/phones/${PHONE}/messages`, { type: "text", body: "contado" });
+    await send(conn.id);
+    let answer: Awaited<ReturnType<typeof send>> | undefined;
+    const texts = await statementTextsOf(t, async () => (answer = await send(conn.id)));
+    expect(answer!.statusCode, answer!.body).toBe(201);
+    expect(readsConnection(texts)).toBe(0);
+    // Not connected here: the row says whether it is the company's simulator connection, and the answer why not.
+    const other = (await call(a.adminSession, "POST", "/whatsapp", { name: "Não conectado" })).json();
+    const refused = await statementTextsOf(t, async () => (answer = await send(other.id)));
+    expect(answer!.json()).toEqual({ error: "ERR_WAPP_NOT_INITIALIZED" });
+    expect(readsConnection(refused)).toBe(1);
   });
 
   it("injecting into a connection that is not connected answers ERR_WAPP_NOT_INITIALIZED", async () => {
