@@ -74,7 +74,7 @@ export const BACKGROUND_PACE_MS = 100;
  * The pace of a group someone is waiting on (the attendants' sockets, the bot's answers): too short to be felt,
  * long enough that the events of a burst share a round.
  */
-export const LIVE_PACE_MS = 10;
+export const LIVE_PACE_MS = 25;
 
 interface Group {
   name: string;
