@@ -120,20 +120,28 @@ export function registerSimulatorRoutes(app: App): void {
     return simulatorRow(row);
   };
 
+  /** The secret link's key, when the caller comes by the link rather than signed in. */
+  const linkKey = (request: FastifyRequest): string | undefined => {
+    const key = (request.query as { key?: string } | undefined)?.key;
+    return key && !bearerToken(request) ? key : undefined;
+  };
+  const signedIn = async (request: FastifyRequest) => {
+    const actor = await app.auth.authenticate(bearerToken(request));
+    request.actor = actor;
+    return actor;
+  };
+
   /** The simulator connection the caller may drive: by signed-in company, or by secret link key. */
   const access = async (request: FastifyRequest, connectionId: number): Promise<ConnectionRow> => {
-    const key = (request.query as { key?: string } | undefined)?.key;
-    const token = bearerToken(request);
-    if (key && !token) {
+    const key = linkKey(request);
+    if (key) {
       const [row] = await db.select().from(connections).where(eq(connections.id, connectionId)).limit(1);
       const expected = row ? Buffer.from(simulatorKey(ctx.config.jwtSecret, row)) : Buffer.alloc(0);
       const given = Buffer.from(key);
       if (!row || expected.length !== given.length || !timingSafeEqual(expected, given)) throw notFound("ERR_NO_WAPP_FOUND");
       return simulatorRow(row);
     }
-    const actor = await app.auth.authenticate(token);
-    request.actor = actor;
-    return companyRow(actor.companyId, connectionId);
+    return companyRow((await signedIn(request)).companyId, connectionId);
   };
 
   /**
@@ -143,13 +151,9 @@ export function registerSimulatorRoutes(app: App): void {
    * connection's row is deleted: `forget`): nothing to read. Any other case reads the row, as `access` does.
    */
   const sendAccess = async (request: FastifyRequest, connectionId: number): Promise<ConnectionRef> => {
-    const key = (request.query as { key?: string } | undefined)?.key;
-    const token = bearerToken(request);
-    if (key && !token) return access(request, connectionId);
-    const actor = await app.auth.authenticate(token);
-    request.actor = actor;
-    const ref = { id: connectionId, companyId: actor.companyId };
-    return localSession(ref)?.status === "connected" ? ref : companyRow(actor.companyId, connectionId);
+    if (linkKey(request)) return access(request, connectionId);
+    const ref = { id: connectionId, companyId: (await signedIn(request)).companyId };
+    return localSession(ref)?.status === "connected" ? ref : companyRow(ref.companyId, connectionId);
   };
 
   /** The connection's session in this process, in whatever state, or null. */
